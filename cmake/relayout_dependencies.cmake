@@ -1,0 +1,38 @@
+# Dependencies. Required: xbyak (header only), oneTBB. Tests: GTest,
+# benchmark. Optional: OpenCL (the ocl engine), oneDNN (benchmark baseline).
+
+find_package(Threads REQUIRED)
+find_package(xbyak REQUIRED)
+find_package(TBB REQUIRED)
+
+set(RELAYOUT_HAVE_OPENCL OFF)
+if(NOT RELAYOUT_WITH_OPENCL STREQUAL "OFF")
+    find_package(OpenCL QUIET)
+    if(OpenCL_FOUND)
+        set(RELAYOUT_HAVE_OPENCL ON)
+    elseif(RELAYOUT_WITH_OPENCL STREQUAL "ON")
+        message(FATAL_ERROR "RELAYOUT_WITH_OPENCL=ON but OpenCL was not found")
+    endif()
+endif()
+message(STATUS "relayout: OpenCL engine: ${RELAYOUT_HAVE_OPENCL}")
+
+set(RELAYOUT_HAVE_ONEDNN OFF)
+if(NOT RELAYOUT_WITH_ONEDNN STREQUAL "OFF")
+    find_package(dnnl QUIET CONFIG)
+    if(dnnl_FOUND)
+        set(RELAYOUT_HAVE_ONEDNN ON)
+    elseif(RELAYOUT_WITH_ONEDNN STREQUAL "ON")
+        message(FATAL_ERROR "RELAYOUT_WITH_ONEDNN=ON but oneDNN was not found")
+    endif()
+endif()
+message(STATUS "relayout: oneDNN baseline: ${RELAYOUT_HAVE_ONEDNN}")
+
+if(RELAYOUT_BUILD_TESTS)
+    find_package(GTest REQUIRED)
+endif()
+if(RELAYOUT_BUILD_BENCH)
+    find_package(benchmark QUIET)
+    if(NOT benchmark_FOUND)
+        set(RELAYOUT_BUILD_BENCH OFF)
+    endif()
+endif()
