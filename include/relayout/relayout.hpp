@@ -214,7 +214,7 @@ struct memory {
         /** A zero (empty) descriptor. */
         desc() = default;
 
-        desc(const dims &adims, data_type adt, format_tag atag,
+        desc(const memory::dims &adims, memory::data_type adt, format_tag atag,
                 bool allow_empty = false) {
             relayout_dims_t d;
             detail::to_c_dims(adims, d, "memory::desc");
@@ -226,7 +226,7 @@ struct memory {
             finish(st, md, allow_empty, "memory::desc (tag)");
         }
 
-        desc(const dims &adims, data_type adt, const std::string &atag,
+        desc(const memory::dims &adims, memory::data_type adt, const std::string &atag,
                 bool allow_empty = false) {
             relayout_dims_t d;
             detail::to_c_dims(adims, d, "memory::desc");
@@ -236,11 +236,11 @@ struct memory {
                     static_cast<relayout_data_type_t>(adt), atag.c_str());
             finish(st, md, allow_empty, "memory::desc (string tag)");
         }
-        desc(const dims &adims, data_type adt, const char *atag,
+        desc(const memory::dims &adims, memory::data_type adt, const char *atag,
                 bool allow_empty = false)
             : desc(adims, adt, std::string(atag ? atag : ""), allow_empty) {}
 
-        desc(const dims &adims, data_type adt, const dims &strides,
+        desc(const memory::dims &adims, memory::data_type adt, const memory::dims &strides,
                 bool allow_empty = false) {
             relayout_dims_t d, s;
             detail::to_c_dims(adims, d, "memory::desc");
@@ -265,13 +265,13 @@ struct memory {
                         relayout_memory_desc_destroy>(md);
         }
 
-        desc submemory_desc(const dims &adims, const dims &offsets,
+        desc submemory_desc(const memory::dims &adims, const memory::dims &offsets,
                 bool allow_empty = false) const {
             relayout_dims_t d, o;
             detail::to_c_dims(adims, d, "submemory_desc");
             detail::to_c_dims(offsets, o, "submemory_desc");
             if (adims.size() != offsets.size() || (int)adims.size() != get_ndims())
-                return fail_or_empty(allow_empty, "submemory_desc: dims and offsets "
+                return fail_or_empty(allow_empty, "submemory_desc: memory::dims and offsets "
                                                   "must both have ndims values");
             relayout_memory_desc_t md = nullptr;
             auto st = relayout_memory_desc_create_submemory(&md, get(), d, o);
@@ -280,7 +280,7 @@ struct memory {
             return r;
         }
 
-        desc reshape(const dims &adims, bool allow_empty = false) const {
+        desc reshape(const memory::dims &adims, bool allow_empty = false) const {
             relayout_dims_t d;
             detail::to_c_dims(adims, d, "reshape");
             relayout_memory_desc_t md = nullptr;
@@ -318,13 +318,13 @@ struct memory {
         }
 
         int get_ndims() const { return handle_ ? query_int(relayout_query_ndims_s32) : 0; }
-        dims get_dims() const { return query_dims(relayout_query_dims); }
-        dims dims() const { return get_dims(); }
-        dims get_padded_dims() const { return query_dims(relayout_query_padded_dims); }
-        dims get_padded_offsets() const {
+        memory::dims get_dims() const { return query_dims(relayout_query_dims); }
+        memory::dims dims() const { return get_dims(); }
+        memory::dims get_padded_dims() const { return query_dims(relayout_query_padded_dims); }
+        memory::dims get_padded_offsets() const {
             return query_dims(relayout_query_padded_offsets);
         }
-        dims get_strides() const { return query_dims(relayout_query_strides); }
+        memory::dims get_strides() const { return query_dims(relayout_query_strides); }
         dim get_offset0() const {
             if (!handle_) return 0;
             relayout_dim_t v = 0;
@@ -336,28 +336,28 @@ struct memory {
         int get_inner_nblks() const {
             return handle_ ? query_int(relayout_query_inner_nblks_s32) : 0;
         }
-        dims get_inner_blks() const {
+        memory::dims get_inner_blks() const {
             return query_n(relayout_query_inner_blks, get_inner_nblks());
         }
-        dims get_inner_idxs() const {
+        memory::dims get_inner_idxs() const {
             return query_n(relayout_query_inner_idxs, get_inner_nblks());
         }
-        data_type get_data_type() const {
-            if (!handle_) return data_type::undef;
+        memory::data_type get_data_type() const {
+            if (!handle_) return memory::data_type::undef;
             relayout_data_type_t dt;
             error::wrap_c_api(relayout_memory_desc_query(
                                       get(), relayout_query_data_type, &dt),
                     "desc query");
-            return static_cast<data_type>(dt);
+            return static_cast<memory::data_type>(dt);
         }
-        data_type data_type() const { return get_data_type(); }
-        format_kind get_format_kind() const {
-            if (!handle_) return format_kind::undef;
+        memory::data_type data_type() const { return get_data_type(); }
+        memory::format_kind get_format_kind() const {
+            if (!handle_) return memory::format_kind::undef;
             relayout_format_kind_t k;
             error::wrap_c_api(relayout_memory_desc_query(
                                       get(), relayout_query_format_kind, &k),
                     "desc query");
-            return static_cast<format_kind>(k);
+            return static_cast<memory::format_kind>(k);
         }
         uint64_t get_extra_flags() const {
             if (!handle_) return 0;

@@ -1,0 +1,26 @@
+// CPU ISA detection and the cap (DESIGN §4): the API cap wins over
+// RELAYOUT_MAX_CPU_ISA, which wins over the CPU's best.
+#ifndef RELAYOUT_JIT_X64_CPU_ISA_HPP
+#define RELAYOUT_JIT_X64_CPU_ISA_HPP
+
+#include "relayout/relayout_types.h"
+
+namespace relayout {
+namespace impl {
+namespace x64 {
+
+enum class cpu_isa_t { none = 0, avx2 = 1, avx512_core = 2 };
+
+const char *isa2str(cpu_isa_t isa);
+// What the CPU supports (ignoring caps).
+bool cpu_has(cpu_isa_t isa);
+// Whether kernels may use `isa` now (CPU support and caps).
+bool isa_allowed(cpu_isa_t isa);
+// The best ISA allowed now.
+cpu_isa_t effective_isa();
+
+} // namespace x64
+} // namespace impl
+} // namespace relayout
+
+#endif

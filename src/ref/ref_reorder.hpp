@@ -1,0 +1,31 @@
+// The reference reorder: executes a plan's node nest element by element
+// with the numerics of ref/numerics.hpp, over oneTBB. It is the oracle of
+// the differential tests and the fallback of every engine.
+#ifndef RELAYOUT_REF_REF_REORDER_HPP
+#define RELAYOUT_REF_REF_REORDER_HPP
+
+#include "plan/plan.hpp"
+
+namespace relayout {
+namespace impl {
+
+struct exec_ctx_t {
+    const void *src;
+    void *dst;
+    const float *src_scales; // per plan_t::src_scale_mask, or nullptr
+    const float *dst_scales;
+};
+
+// Problems smaller than this (bytes read + written) run on the calling
+// thread: below it, waking threads costs more than the copy.
+constexpr size_t serial_threshold_bytes = 64 * 1024;
+
+status_t ref_reorder_execute(const plan_t &plan, const exec_ctx_t &ctx);
+
+// Writes zeros into every padded position of a buffer (set_data_handle).
+status_t zero_pad(const memory_desc_t &md, void *handle);
+
+} // namespace impl
+} // namespace relayout
+
+#endif

@@ -1,0 +1,35 @@
+// The reorder implementation list: tried in order, the first whose init()
+// accepts the problem wins; verbose mode says why earlier ones declined.
+#ifndef RELAYOUT_RUNTIME_IMPL_LIST_HPP
+#define RELAYOUT_RUNTIME_IMPL_LIST_HPP
+
+#include <memory>
+#include <vector>
+
+#include "runtime/objects.hpp"
+
+namespace relayout {
+namespace impl {
+
+struct reorder_impl_t {
+    // Name reported by impl_info ("ref:any", "jit:avx512_core:transpose").
+    // Implementations that derive the name from the problem set it in init.
+    const char *name;
+    // Accepts (success, may refine pd.impl_name) or declines (a status with
+    // the reason as the message).
+    status_t (*init)(relayout_primitive_desc &pd);
+    // Builds the kernel; called once per cache key.
+    status_t (*create_kernel)(
+            const relayout_primitive_desc &pd, std::shared_ptr<const kernel_t> &kernel);
+};
+
+const std::vector<const reorder_impl_t *> &reorder_impl_list();
+
+// Parts that add implementations (JIT, engines) register here, at static
+// initialisation, ahead of the reference.
+void register_reorder_impl(const reorder_impl_t *impl, int priority);
+
+} // namespace impl
+} // namespace relayout
+
+#endif

@@ -1,0 +1,184 @@
+#include "runtime/reorder.hpp"
+
+#include <new>
+
+#include "common/verbose.hpp"
+#include "md/format_tag.hpp"
+#include "runtime/impl_list.hpp"
+#include "runtime/primitive_cache.hpp"
+
+namespace relayout {
+namespace impl {
+
+namespace {
+
+std::string scales2str(const scales_t &s) {
+    if (!s.is_set()) return "";
+    std::string r = s.mask == 0 ? "common:" + std::to_string(s.values[0])
+                                : "mask" + std::to_string(s.mask);
+    return r;
+}
+
+// Everything a kernel bakes in: both layouts, data types and the attribute
+// structure (scale values are passed at execution).
+std::string md_key(const memory_desc_t &md) {
+    std::string k = std::to_string(md.ndims) + ":" + std::to_string((int)md.data_type) + ":"
+            + std::to_string((int)md.format_kind) + ":" + std::to_string(md.offset0);
+    for (int d = 0; d < md.ndims; ++d)
+        k += "," + std::to_string(md.dims[d]) + "/" + std::to_string(md.padded_dims[d]) + "/"
+                + std::to_string(md.blocking.strides[d]);
+    for (int i = 0; i < md.blocking.inner_nblks; ++i)
+        k += ";" + std::to_string(md.blocking.inner_blks[i]) + "@"
+                + std::to_string(md.blocking.inner_idxs[i]);
+    k += "|" + std::to_string(md.extra.flags) + "," + std::to_string(md.extra.compensation_mask)
+            + "," + std::to_string(md.extra.asymm_compensation_mask) + ","
+            + std::to_string(md.extra.scale_adjust);
+    return k;
+}
+
+std::string attr_key(const attr_t &a) {
+    return std::to_string(a.src_scales.is_set() ? a.src_scales.mask : -1) + ","
+            + std::to_string(a.dst_scales.is_set() ? a.dst_scales.mask : -1) + ","
+            + std::to_string(a.src_zp) + "," + std::to_string(a.dst_zp) + ","
+            + std::to_string(a.beta);
+}
+
+} // namespace
+
+std::string attr2str(const attr_t &a) {
+    std::string s;
+    auto add = [&](const std::string &x) {
+        if (x.empty()) return;
+        if (!s.empty()) s += "+";
+        s += x;
+    };
+    if (a.src_scales.is_set()) add("scale_src:" + scales2str(a.src_scales));
+    if (a.dst_scales.is_set()) add("scale_dst:" + scales2str(a.dst_scales));
+    if (a.src_zp) add("zp_src:" + std::to_string(a.src_zp));
+    if (a.dst_zp) add("zp_dst:" + std::to_string(a.dst_zp));
+    if (a.beta != 0.f) add("sum:" + std::to_string(a.beta));
+    return s;
+}
+
+status_t resolve_any(memory_desc_t &dst, const memory_desc_t &src) {
+    std::string tag = md2tag(src);
+    if (tag.empty() || src.offset0 != 0) {
+        tag.clear();
+        for (int d = 0; d < src.ndims; ++d) tag += char('a' + d);
+    }
+    memory_desc_t r;
+    RL_CHECK(md_init_by_tag(r, dst.ndims, dst.dims, dst.data_type, tag));
+    r.extra = dst.extra;
+    dst = r;
+    return status_t::success;
+}
+
+status_t reorder_pd_create(relayout_primitive_desc &pd, const memory_desc_t &src,
+        relayout_engine *src_engine, const memory_desc_t &dst, relayout_engine *dst_engine,
+        const attr_t &attr) {
+    if (!src_engine) return fail(status_t::invalid_arguments, "src_engine is NULL");
+    if (!dst_engine) return fail(status_t::invalid_arguments, "dst_engine is NULL");
+    pd.src_md = src;
+    pd.dst_md = dst;
+    pd.src_engine = src_engine;
+    pd.dst_engine = dst_engine;
+    pd.attr = attr;
+    if (src.format_kind == relayout_format_kind_any)
+        return fail(status_t::invalid_arguments,
+                "src: format_kind any is only allowed for the destination");
+    if (dst.format_kind == relayout_format_kind_any && src.ndims == dst.ndims)
+        RL_CHECK(resolve_any(pd.dst_md, src));
+    RL_CHECK(plan_create(pd.plan, pd.src_md, pd.dst_md, attr));
+    pd.plan_str = pd.plan.dump();
+    pd.attr_str = attr2str(attr);
+
+    std::string declined;
+    for (const reorder_impl_t *impl : reorder_impl_list()) {
+        pd.impl_name = impl->name;
+        const status_t st = impl->init(pd);
+        if (st == status_t::success) {
+            pd.impl = impl;
+            break;
+        }
+        if (verbose_level() >= 2)
+            verbose_print("dispatch,reorder," + std::string(impl->name) + ",declined,"
+                    + last_error_message());
+        declined += std::string(impl->name) + ": " + last_error_message() + "; ";
+    }
+    if (!pd.impl)
+        return fail(status_t::unimplemented, "no reorder implementation for src "
+                        + md2str(pd.src_md) + " dst " + md2str(pd.dst_md) + " (" + declined
+                        + ")");
+    pd.key = pd.impl_name + "|" + md_key(pd.src_md) + "|" + md_key(pd.dst_md) + "|"
+            + attr_key(attr);
+    return status_t::success;
+}
+
+status_t primitive_create(relayout_primitive *&prim, const relayout_primitive_desc &pd) {
+    const double t0 = verbose_level() ? now_ms() : 0.;
+    kernel_ptr_t kernel;
+    bool hit = false;
+    RL_CHECK(cache_get_or_create(
+            pd.key,
+            [&](kernel_ptr_t &k) { return pd.impl->create_kernel(pd, k); }, kernel, hit));
+    prim = new (std::nothrow) relayout_primitive;
+    if (!prim) return fail(status_t::out_of_memory, "primitive: out of memory");
+    prim->pd = pd;
+    prim->kernel = std::move(kernel);
+    if (verbose_level())
+        verbose_print(std::string("create:") + (hit ? "cache_hit" : "cache_miss") + ",reorder,"
+                + pd.impl_name + ",src:" + md2str(pd.src_md) + ",dst:" + md2str(pd.dst_md)
+                + ",attr:" + pd.attr_str + ",plan:" + pd.plan_str + ","
+                + std::to_string(now_ms() - t0));
+    return status_t::success;
+}
+
+status_t primitive_execute(const relayout_primitive &prim, relayout_stream *stream,
+        const relayout_memory *src, relayout_memory *dst) {
+    const auto &pd = prim.pd;
+    if (!stream) return fail(status_t::invalid_arguments, "execute: stream is NULL");
+    if (!src) return fail(status_t::invalid_arguments, "execute: the src argument is missing");
+    if (!dst) return fail(status_t::invalid_arguments, "execute: the dst argument is missing");
+    if (!md_equal(src->md, pd.src_md))
+        return fail(status_t::invalid_arguments,
+                "execute: src memory " + md2str(src->md)
+                        + " does not match the primitive's src " + md2str(pd.src_md));
+    if (!md_equal(dst->md, pd.dst_md))
+        return fail(status_t::invalid_arguments,
+                "execute: dst memory " + md2str(dst->md)
+                        + " does not match the primitive's dst " + md2str(pd.dst_md));
+    if (pd.plan.zero_volume) return status_t::success; // handles never touched
+    if (!src->handle) return fail(status_t::invalid_arguments, "execute: src has no buffer");
+    if (!dst->handle) return fail(status_t::invalid_arguments, "execute: dst has no buffer");
+    // In place is element-wise safe only with one layout on both sides;
+    // any other overlap would read data the reorder already overwrote.
+    if (src->handle == dst->handle) {
+        if (!md_equal(src->md, dst->md))
+            return fail(status_t::invalid_arguments,
+                    "execute: src and dst share a buffer but have different "
+                    "descriptors; in-place reorders need identical descriptors");
+    } else if (src->engine->kind == relayout_cpu && dst->engine->kind == relayout_cpu) {
+        const char *s0 = static_cast<const char *>(src->handle);
+        const char *d0 = static_cast<const char *>(dst->handle);
+        const char *s1 = s0 + md_size(src->md), *d1 = d0 + md_size(dst->md);
+        if (s0 < d1 && d0 < s1)
+            return fail(status_t::invalid_arguments,
+                    "execute: the src and dst buffers overlap");
+    }
+
+    const double t0 = verbose_level() ? now_ms() : 0.;
+    exec_ctx_t ctx;
+    ctx.src = src->handle;
+    ctx.dst = dst->handle;
+    ctx.src_scales = pd.attr.src_scales.is_set() ? pd.attr.src_scales.values.data() : nullptr;
+    ctx.dst_scales = pd.attr.dst_scales.is_set() ? pd.attr.dst_scales.values.data() : nullptr;
+    RL_CHECK(prim.kernel->execute(ctx));
+    if (verbose_level())
+        verbose_print("exec,reorder," + pd.impl_name + ",src:" + md2str(pd.src_md)
+                + ",dst:" + md2str(pd.dst_md) + ",attr:" + pd.attr_str + ","
+                + std::to_string(now_ms() - t0));
+    return status_t::success;
+}
+
+} // namespace impl
+} // namespace relayout
