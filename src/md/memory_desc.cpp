@@ -67,9 +67,10 @@ status_t check_no_overlap(const memory_desc_t &md) {
         if (count <= 1 || bd.strides[d] == 0) continue;
         items[n++] = {bd.strides[d], count, d};
     }
-    std::sort(items, items + n, [](const item_t &a, const item_t &b) {
-        return a.stride < b.stride || (a.stride == b.stride && a.d < b.d);
-    });
+    // Insertion sort by stride (at most 12 items).
+    for (int i = 1; i < n; ++i)
+        for (int k = i; k > 0 && items[k].stride < items[k - 1].stride; --k)
+            std::swap(items[k], items[k - 1]);
     dim_t extent = inner;
     for (int i = 0; i < n; ++i) {
         if (items[i].stride < extent)
@@ -248,10 +249,11 @@ size_t md_data_size(const memory_desc_t &md) {
         const dim_t eff_stride = outer == 1 ? 1 : bd.strides[d];
         max_size = std::max(max_size, outer * eff_stride);
     }
-    if (max_size == 1 && bd.inner_nblks != 0) {
-        max_size = 1;
-        for (int i = 0; i < bd.inner_nblks; ++i) max_size *= bd.inner_blks[i];
-    }
+    // A single outer block (or all-broadcast strides) still holds the whole
+    // inner block.
+    dim_t inner = 1;
+    for (int i = 0; i < bd.inner_nblks; ++i) inner *= bd.inner_blks[i];
+    if (max_size < inner) max_size = inner;
     // A view starts offset0 elements into its buffer: count them, so that
     // [handle, handle + size) covers every element.
     return size_t(md.offset0 + max_size) * data_type_size(md.data_type);

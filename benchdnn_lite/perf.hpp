@@ -1,0 +1,34 @@
+// benchdnn_lite — timing: the reorder interleaved with a streaming copy of
+// the same bytes (DESIGN §10: the copy is the roofline of a reorder, and
+// measuring both in the same run cancels most machine noise).
+#ifndef BENCHDNN_LITE_PERF_HPP
+#define BENCHDNN_LITE_PERF_HPP
+
+#include <functional>
+
+#include "common.hpp"
+
+namespace bdl {
+
+struct perf_res_t {
+    int iters = 0;
+    double min_ms = 0, avg_ms = 0;
+    double copy_min_ms = 0, copy_avg_ms = 0;
+    double bytes = 0; // src + dst bytes, padding included
+
+    double gbps() const { return min_ms > 0 ? bytes / (min_ms * 1e6) : 0; }
+    double copy_gbps() const { return copy_min_ms > 0 ? bytes / (copy_min_ms * 1e6) : 0; }
+    double pct_of_copy() const { return min_ms > 0 ? 100. * copy_min_ms / min_ms : 0; }
+};
+
+// Reads src_bytes from src and writes dst_bytes to dst (memcpy of the common
+// part; the rest read or zero-written), threaded for large sizes.
+void stream_copy(const void *src, size_t src_bytes, void *dst, size_t dst_bytes);
+
+// Times `run` and the copy alternately. fix_times 0 = auto (~200 ms).
+perf_res_t measure(const std::function<void()> &run, const void *src,
+        size_t src_bytes, void *scratch, size_t dst_bytes, int fix_times);
+
+} // namespace bdl
+
+#endif
