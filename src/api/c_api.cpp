@@ -383,7 +383,7 @@ relayout_status_t relayout_stream_get_engine(
 relayout_status_t relayout_stream_wait(relayout_stream_t stream) {
     return guarded([&] {
         RL_NOT_NULL(stream, "stream");
-        return status_t::success; // cpu execution is blocking
+        return stream->engine->wait_stream(*stream); // cpu: execution is blocking
     });
 }
 
@@ -406,13 +406,17 @@ relayout_status_t relayout_memory_create(relayout_memory_t *memory,
             return fail(status_t::invalid_arguments,
                     "memory_desc has format_kind any; a memory needs a concrete layout");
         RL_CHECK(md_validate(md, "memory_desc"));
-        if (engine->kind != relayout_cpu)
-            return fail(status_t::unimplemented, "memory: only cpu memory is available yet");
         std::unique_ptr<relayout_memory> m(new (std::nothrow) relayout_memory);
         if (!m) return fail(status_t::out_of_memory, "memory: out of memory");
         m->md = md;
         m->engine = engine;
-        if (handle == RELAYOUT_MEMORY_ALLOCATE) {
+        if (engine->kind != relayout_cpu) {
+            RL_CHECK(engine->init_memory(*m, handle));
+        } else if (md.format_kind != relayout_blocked) {
+            return fail(status_t::invalid_arguments,
+                    "memory: a cpu memory needs a blocked descriptor (image2d and "
+                    "npu_local descriptors live on their engines)");
+        } else if (handle == RELAYOUT_MEMORY_ALLOCATE) {
             const size_t size = md_size(md);
             if (size > 0) {
                 m->owned = aligned_malloc(size);
@@ -468,6 +472,8 @@ relayout_status_t relayout_memory_set_data_handle(relayout_memory_t memory, void
         if (handle == RELAYOUT_MEMORY_ALLOCATE)
             return fail(status_t::invalid_arguments,
                     "set_data_handle: RELAYOUT_MEMORY_ALLOCATE is only for memory creation");
+        if (memory->engine->kind != relayout_cpu)
+            return memory->engine->set_memory_handle(*memory, handle);
         RL_CHECK(zero_pad(memory->md, handle));
         memory->handle = handle;
         return status_t::success;

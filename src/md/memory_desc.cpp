@@ -238,8 +238,11 @@ dim_t md_off_l(const memory_desc_t &md, const dim_t *pos) {
 }
 
 size_t md_data_size(const memory_desc_t &md) {
-    if (md.ndims == 0 || md.format_kind != relayout_blocked || has_zero_dim(md))
-        return 0;
+    if (md.ndims == 0 || has_zero_dim(md)) return 0;
+    if (md.format_kind == relayout_format_kind_image2d
+            || md.format_kind == relayout_format_kind_npu_local)
+        return md.payload.size_bytes;
+    if (md.format_kind != relayout_blocked) return 0;
     const auto &bd = md.blocking;
     dim_t blocks[max_ndims];
     md_compute_blocks(md, blocks);
@@ -299,6 +302,10 @@ bool md_equal(const memory_desc_t &a, const memory_desc_t &b) {
         if (a.dims[d] != b.dims[d] || a.padded_dims[d] != b.padded_dims[d]
                 || a.padded_offsets[d] != b.padded_offsets[d])
             return false;
+    if (a.format_kind == relayout_format_kind_image2d
+            || a.format_kind == relayout_format_kind_npu_local)
+        return a.payload.size_bytes == b.payload.size_bytes
+                && std::memcmp(a.payload.bytes, b.payload.bytes, sizeof(a.payload.bytes)) == 0;
     if (a.format_kind == relayout_blocked) {
         const auto &x = a.blocking, &y = b.blocking;
         if (x.inner_nblks != y.inner_nblks) return false;
@@ -556,7 +563,9 @@ status_t md_validate(const memory_desc_t &md, const char *what) {
     if (md.ndims == 0) return status_t::success;
     if (md.ndims < 0 || md.ndims > max_ndims)
         return failf(status_t::invalid_arguments, "%s: ndims %d is out of range", what, md.ndims);
-    if (md.format_kind == relayout_blocked || md.format_kind == relayout_format_kind_any)
+    if (md.format_kind == relayout_blocked || md.format_kind == relayout_format_kind_any
+            || md.format_kind == relayout_format_kind_image2d
+            || md.format_kind == relayout_format_kind_npu_local)
         return status_t::success;
     return failf(status_t::unimplemented, "%s: format kind %d is not supported here",
             what, (int)md.format_kind);
@@ -599,6 +608,10 @@ std::string md2str(const memory_desc_t &md) {
     s += ':';
     if (md.format_kind == relayout_format_kind_any) {
         s += "any";
+    } else if (md.format_kind == relayout_format_kind_image2d) {
+        s += "image2d";
+    } else if (md.format_kind == relayout_format_kind_npu_local) {
+        s += "npu_local";
     } else if (md.format_kind != relayout_blocked) {
         s += "kind" + std::to_string((int)md.format_kind);
     } else {

@@ -30,6 +30,15 @@ struct extra_desc_t {
     float scale_adjust;
 };
 
+// Descriptor of an engine-specific format kind (image2d, npu_local): the
+// owning part (src/ocl, src/npu) writes its POD here and precomputes the
+// size; md/ only copies and compares the bytes (which must be
+// zero-initialised before the POD is written).
+struct kind_payload_t {
+    uint64_t size_bytes;
+    alignas(8) unsigned char bytes[256];
+};
+
 struct memory_desc_t {
     int ndims;
     dims_t dims;
@@ -40,6 +49,7 @@ struct memory_desc_t {
     format_kind_t format_kind;
     blocking_desc_t blocking;
     extra_desc_t extra;
+    kind_payload_t payload; // format_kind image2d and npu_local only
 };
 
 // A zero descriptor (ndims 0, undef everything).

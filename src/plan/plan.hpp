@@ -47,26 +47,26 @@ struct offset_table_t {
 };
 
 struct plan_t {
-    data_type_t sdt, ddt;
-    dim_t src_off0, dst_off0; // offset0 of both sides, elements
-    int ndims;
-    dims_t dims; // logical dims
-    dims_t dst_padded; // dst padded dims: positions in [dims, dst_padded) -> 0
-    bool check[max_ndims]; // dims whose iteration extent exceeds dims
+    data_type_t sdt = relayout_data_type_undef, ddt = relayout_data_type_undef;
+    dim_t src_off0 = 0, dst_off0 = 0; // offset0 of both sides, elements
+    int ndims = 0;
+    dims_t dims = {}; // logical dims
+    dims_t dst_padded = {}; // dst padded dims: positions in [dims, dst_padded) -> 0
+    bool check[max_ndims] = {}; // dims whose iteration extent exceeds dims
     std::vector<node_t> nodes; // outermost first
     std::vector<offset_table_t> tabs;
-    bool zero_volume;
+    bool zero_volume = false;
 
     // Attributes folded in.
-    bool bit_copy; // sdt == ddt and no value changes: copy the bits
-    int src_scale_mask, dst_scale_mask;
-    int32_t src_zp, dst_zp;
-    float beta; // 0: no sum post-op
-    float scale_adjust; // 1: none
-    bool s8s8_comp, zp_comp;
-    size_t comp_offset_bytes; // start of the compensation buffers in dst
-    dim_t s8s8_count; // entries of the s8s8 buffer (zp buffer follows)
-    dim_t zp_count; // entries of the zero-point compensation buffer
+    bool bit_copy = false; // sdt == ddt and no value changes: copy the bits
+    int src_scale_mask = -1, dst_scale_mask = -1;
+    int32_t src_zp = 0, dst_zp = 0;
+    float beta = 0.f; // 0: no sum post-op
+    float scale_adjust = 1.f; // 1: none
+    bool s8s8_comp = false, zp_comp = false;
+    size_t comp_offset_bytes = 0; // start of the compensation buffers in dst
+    dim_t s8s8_count = 0; // entries of the s8s8 buffer (zp buffer follows)
+    dim_t zp_count = 0; // entries of the zero-point compensation buffer
 
     dim_t nelems() const; // product of the trip counts
     // One line: "f32>s8 off:0>0 [2 255 480 d0] [16 15 1 d1 pad] ..."

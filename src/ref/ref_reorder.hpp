@@ -6,6 +6,9 @@
 
 #include "plan/plan.hpp"
 
+struct relayout_memory;
+struct relayout_stream;
+
 namespace relayout {
 namespace impl {
 
@@ -14,6 +17,11 @@ struct exec_ctx_t {
     void *dst;
     const float *src_scales; // per plan_t::src_scale_mask, or nullptr
     const float *dst_scales;
+    // The memory objects and stream, for kernels of device engines (whose
+    // handles are device objects); unused by cpu kernels.
+    const relayout_memory *src_mem = nullptr;
+    relayout_memory *dst_mem = nullptr;
+    relayout_stream *stream = nullptr;
 };
 
 // Problems smaller than this (bytes read + written) run on the calling

@@ -15,10 +15,39 @@ struct relayout_memory_desc {
     relayout::impl::memory_desc_t md;
 };
 
-// Engines other than the CPU derive from this and keep their device state.
+struct relayout_memory;
+struct relayout_stream;
+namespace relayout {
+namespace impl {
+struct reorder_impl_t;
+} // namespace impl
+} // namespace relayout
+
+// Engines other than the CPU derive from this, keep their device state and
+// own what lives on the device: memory objects and the reorders that touch
+// them (tried before the cpu implementation list).
 struct relayout_engine {
     explicit relayout_engine(relayout_engine_kind_t k, size_t i) : kind(k), index(i) {}
     virtual ~relayout_engine() = default;
+
+    // A memory of this engine over `handle` (a user object, or
+    // RELAYOUT_MEMORY_ALLOCATE, or RELAYOUT_MEMORY_NONE).
+    virtual relayout::impl::status_t init_memory(relayout_memory &m, void *handle) {
+        return relayout::impl::fail(relayout::impl::status_t::unimplemented,
+                "memory: this engine cannot hold memory");
+    }
+    virtual relayout::impl::status_t set_memory_handle(relayout_memory &m, void *handle) {
+        return relayout::impl::fail(relayout::impl::status_t::unimplemented,
+                "set_data_handle: not supported on this engine");
+    }
+    virtual void release_memory(relayout_memory &m) {}
+    // Waits for the work queued on a stream of this engine (cpu: none).
+    virtual relayout::impl::status_t wait_stream(relayout_stream &s) {
+        return relayout::impl::status_t::success;
+    }
+    // The reorder implementation of this engine, or nullptr.
+    virtual const relayout::impl::reorder_impl_t *reorder_impl() const { return nullptr; }
+
     relayout_engine_kind_t kind;
     size_t index;
 };
@@ -33,6 +62,7 @@ struct relayout_memory {
     relayout_engine *engine;
     void *handle = nullptr; // the data (CPU: a pointer)
     void *owned = nullptr; // library allocation, freed with the object
+    void *engine_data = nullptr; // non-cpu engines: their device object
     ~relayout_memory();
 };
 

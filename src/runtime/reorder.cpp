@@ -88,12 +88,21 @@ status_t reorder_pd_create(relayout_primitive_desc &pd, const memory_desc_t &src
                 "src: format_kind any is only allowed for the destination");
     if (dst.format_kind == relayout_format_kind_any && src.ndims == dst.ndims)
         RL_CHECK(resolve_any(pd.dst_md, src));
-    RL_CHECK(plan_create(pd.plan, pd.src_md, pd.dst_md, attr));
-    pd.plan_str = pd.plan.dump();
+    // The cpu planner plans blocked pairs; device kinds plan in their impl.
+    const bool blocked_pair = pd.src_md.format_kind == relayout_blocked
+            && pd.dst_md.format_kind == relayout_blocked;
+    if (blocked_pair) RL_CHECK(plan_create(pd.plan, pd.src_md, pd.dst_md, attr));
+    if (blocked_pair) pd.plan_str = pd.plan.dump();
     pd.attr_str = attr2str(attr);
 
+    // Engines that hold device memory run the reorders that touch it.
+    std::vector<const reorder_impl_t *> candidates;
+    for (relayout_engine *e : {src_engine, dst_engine})
+        if (e->kind != relayout_cpu && e->reorder_impl()) candidates.push_back(e->reorder_impl());
+    if (candidates.empty()) candidates = reorder_impl_list();
+
     std::string declined;
-    for (const reorder_impl_t *impl : reorder_impl_list()) {
+    for (const reorder_impl_t *impl : candidates) {
         pd.impl_name = impl->name;
         const status_t st = impl->init(pd);
         if (st == status_t::success) {
@@ -147,7 +156,7 @@ status_t primitive_execute(const relayout_primitive &prim, relayout_stream *stre
         return fail(status_t::invalid_arguments,
                 "execute: dst memory " + md2str(dst->md)
                         + " does not match the primitive's dst " + md2str(pd.dst_md));
-    if (pd.plan.zero_volume) return status_t::success; // handles never touched
+    if (has_zero_dim(pd.src_md)) return status_t::success; // handles never touched
     if (!src->handle) return fail(status_t::invalid_arguments, "execute: src has no buffer");
     if (!dst->handle) return fail(status_t::invalid_arguments, "execute: dst has no buffer");
     // In place is element-wise safe only with one layout on both sides;
@@ -172,6 +181,9 @@ status_t primitive_execute(const relayout_primitive &prim, relayout_stream *stre
     ctx.dst = dst->handle;
     ctx.src_scales = pd.attr.src_scales.is_set() ? pd.attr.src_scales.values.data() : nullptr;
     ctx.dst_scales = pd.attr.dst_scales.is_set() ? pd.attr.dst_scales.values.data() : nullptr;
+    ctx.src_mem = src;
+    ctx.dst_mem = dst;
+    ctx.stream = stream;
     RL_CHECK(prim.kernel->execute(ctx));
     if (verbose_level())
         verbose_print("exec,reorder," + pd.impl_name + ",src:" + md2str(pd.src_md)
