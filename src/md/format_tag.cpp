@@ -87,6 +87,8 @@ status_t parse_tag(const std::string &tag_in, int ndims, parsed_tag_t &out) {
         ++p;
     }
     if (nletters == 0) return bad(0, "does not start the tag with a dim letter");
+    if (p < tag.size() && !std::isdigit(static_cast<unsigned char>(tag[p])))
+        return bad(p, "is neither a dim letter nor the start of a block size");
 
     // Expand 'x' to the dims the tag does not name, in logical order.
     int order[max_ndims];

@@ -257,9 +257,14 @@ size_t md_data_size(const memory_desc_t &md) {
     dim_t inner = 1;
     for (int i = 0; i < bd.inner_nblks; ++i) inner *= bd.inner_blks[i];
     if (max_size < inner) max_size = inner;
-    // A view starts offset0 elements into its buffer: count them, so that
-    // [handle, handle + size) covers every element.
-    return size_t(md.offset0 + max_size) * data_type_size(md.data_type);
+    if (md.offset0 == 0) return size_t(max_size) * data_type_size(md.data_type);
+    // A view (submemory) starts offset0 elements into its parent's buffer:
+    // its size runs from the handle to one past its last element, so that
+    // [handle, handle + size) covers exactly what the view can touch.
+    dim_t last = md.offset0 + inner;
+    for (int d = 0; d < md.ndims; ++d)
+        last += (md.padded_dims[d] / blocks[d] - 1) * bd.strides[d];
+    return size_t(last) * data_type_size(md.data_type);
 }
 
 dim_t md_compensation_count(const memory_desc_t &md, int mask) {

@@ -92,10 +92,14 @@ struct value_params_t {
     float src_zp, dst_zp;
     float beta, scale_adjust;
 };
+// Zero points are applied only when non-zero: x + 0 turns -0 into +0, and
+// a conversion must keep the sign of zero (RNE(-0) = -0).
 inline float compute_value(const value_params_t &q, float s, float dst_old) {
-    float v = q.src_scale * (s - q.src_zp);
+    if (q.src_zp != 0.f) s = s - q.src_zp;
+    float v = q.src_scale * s;
     if (q.beta != 0.f) v = v + q.beta * (dst_old - q.dst_zp);
-    v = v / q.dst_scale + q.dst_zp;
+    v = v / q.dst_scale;
+    if (q.dst_zp != 0.f) v = v + q.dst_zp;
     if (q.scale_adjust != 1.f) v = v * q.scale_adjust;
     return v;
 }
