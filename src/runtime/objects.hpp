@@ -95,6 +95,7 @@ struct relayout_primitive_desc {
     std::string plan_str;
     std::string key; // kernel cache key
     std::string attr_str;
+    std::string engine_program; // device impls: the generated program as text
 };
 
 struct relayout_primitive {
