@@ -33,6 +33,16 @@ std::string md_key(const memory_desc_t &md) {
     k += "|" + std::to_string(md.extra.flags) + "," + std::to_string(md.extra.compensation_mask)
             + "," + std::to_string(md.extra.asymm_compensation_mask) + ","
             + std::to_string(md.extra.scale_adjust);
+    // Device kinds: the layout (address, engine config, ...) is the payload.
+    if (md.format_kind == relayout_format_kind_image2d
+            || md.format_kind == relayout_format_kind_npu_local) {
+        static const char hex[] = "0123456789abcdef";
+        k += "|p" + std::to_string(md.payload.size_bytes) + ":";
+        for (unsigned char b : md.payload.bytes) {
+            k += hex[b >> 4];
+            k += hex[b & 15];
+        }
+    }
     return k;
 }
 
@@ -98,7 +108,15 @@ status_t reorder_pd_create(relayout_primitive_desc &pd, const memory_desc_t &src
     // Engines that hold device memory run the reorders that touch it.
     std::vector<const reorder_impl_t *> candidates;
     for (relayout_engine *e : {src_engine, dst_engine})
-        if (e->kind != relayout_cpu && e->reorder_impl()) candidates.push_back(e->reorder_impl());
+        if (e->kind != relayout_cpu && e->reorder_impl()
+                && (candidates.empty() || candidates.back() != e->reorder_impl()))
+            candidates.push_back(e->reorder_impl());
+    if (candidates.empty() && !blocked_pair)
+        return fail(status_t::invalid_arguments,
+                "reorder: src " + md2str(pd.src_md) + " and dst " + md2str(pd.dst_md)
+                        + " are on cpu engines, which need blocked descriptors (image2d "
+                          "and npu_local descriptors go with their device engine)");
+    const bool device = !candidates.empty();
     if (candidates.empty()) candidates = reorder_impl_list();
 
     std::string declined;
@@ -109,6 +127,9 @@ status_t reorder_pd_create(relayout_primitive_desc &pd, const memory_desc_t &src
             pd.impl = impl;
             break;
         }
+        // A device engine's implementation is the only one for its memory:
+        // its invalid_arguments is the user's error, not a decline.
+        if (device && st == status_t::invalid_arguments) return st;
         if (verbose_level() >= 2)
             verbose_print("dispatch,reorder," + std::string(impl->name) + ",declined,"
                     + last_error_message());
@@ -120,6 +141,10 @@ status_t reorder_pd_create(relayout_primitive_desc &pd, const memory_desc_t &src
                         + ")");
     pd.key = pd.impl_name + "|" + md_key(pd.src_md) + "|" + md_key(pd.dst_md) + "|"
             + attr_key(attr);
+    // Device kernels belong to their engine's device (context).
+    if (src_engine->kind != relayout_cpu || dst_engine->kind != relayout_cpu)
+        for (relayout_engine *e : {src_engine, dst_engine})
+            pd.key += "|e" + std::to_string((int)e->kind) + ":" + std::to_string(e->index);
     return status_t::success;
 }
 
