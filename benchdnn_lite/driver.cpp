@@ -7,6 +7,8 @@
 #include <new>
 
 #include "driver.hpp"
+#include "engine_npu.hpp"
+#include "engine_ocl.hpp"
 #include "fill.hpp"
 #include "layout.hpp"
 #include "parser.hpp"
@@ -163,6 +165,10 @@ res_t fail(const std::string &why) {
 res_t run_problem_impl(const prb_t &prb, int idx) {
     res_t res;
     apply_isa(prb.max_cpu_isa);
+    if (prb.engine_kind == "npu") return run_npu_problem(prb, idx); // engine_npu.cpp
+    if (prb.engine_kind == "ocl"
+            && (is_image_tag(prb.stag) || is_image_tag(prb.dtag) || !ocl_available()))
+        return run_ocl_problem(prb, idx); // engine_ocl.cpp (images; skips without a device)
 
     // ---- creation ------------------------------------------------------
     api::md_t src_md, dst_md;

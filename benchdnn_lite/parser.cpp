@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "engine_npu.hpp"
 #include "parser.hpp"
 
 namespace bdl {
@@ -350,6 +351,11 @@ bool parse_knob(settings_t &s, const std::string &arg, std::string &err) {
         s.expect = val == "pass" ? "" : val;
         return true;
     }
+    if (key == "--npu-addr") {
+        if (!need_value() || !check_npu_addr(val, err)) return false;
+        s.npu_addr = val;
+        return true;
+    }
     if (key == "--perf-template") {
         if (!need_value()) return false;
         s.perf_template = val;
@@ -399,6 +405,7 @@ bool expand_problems(const settings_t &s, const std::string &dims_arg,
     base.max_cpu_isa = s.max_cpu_isa;
     base.perf_template = s.perf_template;
     base.fix_times = s.fix_times;
+    base.npu_addr = s.npu_addr;
 
     for (const auto &sdt : s.sdt)
     for (const auto &ddt : s.ddt)
@@ -447,6 +454,7 @@ bool expand_problems(const settings_t &s, const std::string &dims_arg,
         add_knob(r, "--attr-zero-points", zp, "");
         add_knob(r, "--attr-post-ops", po, "");
         add_knob(r, "--oflag", oflag, "");
+        add_knob(r, "--npu-addr", s.npu_addr, def.npu_addr);
         add_knob(r, "--expect", s.expect, def.expect);
         p.repro = r + " " + dims_arg;
         prbs.push_back(std::move(p));

@@ -51,6 +51,7 @@ struct settings_t {
     std::string expect = "";
     std::string perf_template = "";
     int fix_times = 0; // 0 = auto (~200 ms)
+    std::string npu_addr = ""; // --npu-addr=A[:B] (engine_npu.hpp)
 };
 
 // One problem, fully parsed.
@@ -62,6 +63,7 @@ struct prb_t {
     attr_t attr;
     oflag_t oflag;
     std::string engine_kind = "cpu", engine_preset;
+    std::string npu_addr; // local addresses, --engine=npu only
     mode_t mode = mode_t::correctness;
     expect_t expect = expect_t::pass;
     std::string max_cpu_isa;

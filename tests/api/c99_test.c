@@ -167,7 +167,7 @@ static void test_errors(void) {
             == relayout_invalid_arguments);
     CHECK(relayout_memory_desc_create_with_tag(NULL, 2, dims, relayout_f32, relayout_ab)
             == relayout_invalid_arguments);
-    CHECK(relayout_engine_create(&eng, relayout_ocl, 0) == relayout_unimplemented);
+    CHECK(relayout_engine_create(&eng, relayout_npu, 99) == relayout_invalid_arguments);
     CHECK(eng == NULL);
     CHECK(relayout_set_verbose(7) == relayout_invalid_arguments);
     CHECK(strstr(relayout_get_last_error_message(), "verbose") != NULL);

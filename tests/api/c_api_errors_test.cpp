@@ -254,13 +254,9 @@ std::vector<error_case_t> cases() {
                 relayout_engine_t e;
                 return relayout_engine_create(&e, static_cast<relayout_engine_kind_t>(42), 0);
             }()),
-            CASE("engine_create_ocl", unimp, "ocl", [] {
+            CASE("engine_create_npu_bad_index", inv, "npu", [] {
                 relayout_engine_t e;
-                return relayout_engine_create(&e, relayout_ocl, 0);
-            }()),
-            CASE("engine_create_npu", unimp, "npu", [] {
-                relayout_engine_t e;
-                return relayout_engine_create(&e, relayout_npu, 0);
+                return relayout_engine_create(&e, relayout_npu, 99);
             }()),
             CASE("engine_get_kind_null_engine", inv, "engine", [] {
                 relayout_engine_kind_t k;
@@ -497,8 +493,15 @@ TEST(CApiOutPointers, FailedCreationsSetTheHandleToNull) {
     EXPECT_EQ(md, nullptr);
     relayout_engine_t e;
     bogus(e);
-    EXPECT_EQ(relayout_engine_create(&e, relayout_ocl, 0), relayout_unimplemented);
+    EXPECT_EQ(relayout_engine_create(&e, relayout_npu, 99), relayout_invalid_arguments);
     EXPECT_EQ(e, nullptr);
+    // No such OpenCL device: invalid_arguments with a device, unimplemented
+    // without one (or without OpenCL); the handle is NULL either way.
+    bogus(e);
+    EXPECT_NE(relayout_engine_create(&e, relayout_ocl, 1000), relayout_success);
+    EXPECT_EQ(e, nullptr);
+    EXPECT_TRUE(contains_ci(relayout_get_last_error_message(), "ocl"))
+            << relayout_get_last_error_message();
     relayout_memory_t m;
     bogus(m);
     EXPECT_NE(relayout_memory_create(&m, w().md_any, w().eng, RELAYOUT_MEMORY_ALLOCATE), relayout_success);
@@ -585,11 +588,10 @@ TEST(CApiBasics, MessagesAreKeptPerThread) {
 // ---- the C++ wrapper -----------------------------------------------------------
 
 TEST(CppWrapper, ThrowsErrorWithStatusAndMessage) {
-    std::string what = expect_error(relayout_unimplemented, [] { engine(engine::kind::ocl, 0); });
-    EXPECT_TRUE(contains_ci(what, "ocl")) << what;
-    EXPECT_TRUE(contains_ci(what, "RELAYOUT_VERBOSE")) << what;
-    what = expect_error(relayout_unimplemented, [] { engine(engine::kind::npu, 0); });
+    std::string what
+            = expect_error(relayout_invalid_arguments, [] { engine(engine::kind::npu, 99); });
     EXPECT_TRUE(contains_ci(what, "npu")) << what;
+    EXPECT_TRUE(contains_ci(what, "RELAYOUT_VERBOSE")) << what;
 
     what = expect_error(relayout_invalid_arguments, [] { memory::desc({2, 3}, dt::f32, "a!"); });
     EXPECT_TRUE(contains_ci(what, "a!")) << what;
