@@ -8,6 +8,7 @@
 
 #include "relayout/relayout.h"
 
+#include "common/c_boundary.hpp"
 #include "common/env.hpp"
 #include "common/threading.hpp"
 #include "common/verbose.hpp"
@@ -20,29 +21,6 @@ using namespace relayout::impl;
 
 namespace {
 
-relayout_status_t to_c(status_t s) {
-    if (s == status_t::success) clear_last_error_message();
-    return static_cast<relayout_status_t>(s);
-}
-
-// Runs `body` and turns any escaping exception into a status.
-template <typename F>
-relayout_status_t guarded(F &&body) {
-    try {
-        return to_c(body());
-    } catch (const std::bad_alloc &) {
-        return to_c(fail(status_t::out_of_memory, "out of memory"));
-    } catch (const std::exception &e) {
-        return to_c(fail(status_t::runtime_error, std::string("internal error: ") + e.what()));
-    } catch (...) {
-        return to_c(fail(status_t::runtime_error, "internal error"));
-    }
-}
-
-#define RL_NOT_NULL(p, name) \
-    do { \
-        if (!(p)) return fail(status_t::invalid_arguments, name " is NULL"); \
-    } while (0)
 
 status_t new_md(relayout_memory_desc_t *out, const memory_desc_t &md) {
     auto *h = new (std::nothrow) relayout_memory_desc;
@@ -74,7 +52,7 @@ const relayout_version_t *relayout_version(void) {
 const char *relayout_get_last_error_message(void) { return last_error_message().c_str(); }
 
 relayout_status_t relayout_set_verbose(int level) {
-    return guarded([&] {
+    return c_guarded([&] {
         if (level < 0 || level > 2)
             return failf(status_t::invalid_arguments, "verbose level %d is not in [0, 2]",
                     level);
@@ -84,7 +62,7 @@ relayout_status_t relayout_set_verbose(int level) {
 }
 
 relayout_status_t relayout_set_max_cpu_isa(relayout_cpu_isa_t isa) {
-    return guarded([&] {
+    return c_guarded([&] {
         if (isa < relayout_cpu_isa_default || isa > relayout_cpu_isa_all)
             return failf(status_t::invalid_arguments, "cpu isa %d is not a valid isa", (int)isa);
         g_isa_cap.store(isa);
@@ -93,7 +71,7 @@ relayout_status_t relayout_set_max_cpu_isa(relayout_cpu_isa_t isa) {
 }
 
 relayout_status_t relayout_set_num_threads(int nthr) {
-    return guarded([&] {
+    return c_guarded([&] {
         if (nthr < 0)
             return failf(status_t::invalid_arguments, "num_threads is %d; it must be >= 0", nthr);
         set_max_threads(nthr);
@@ -102,11 +80,11 @@ relayout_status_t relayout_set_num_threads(int nthr) {
 }
 
 relayout_status_t relayout_set_primitive_cache_capacity(int capacity) {
-    return guarded([&] { return set_cache_capacity(capacity); });
+    return c_guarded([&] { return set_cache_capacity(capacity); });
 }
 
 relayout_status_t relayout_get_primitive_cache_capacity(int *capacity) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(capacity, "capacity");
         *capacity = cache_capacity();
         return status_t::success;
@@ -128,7 +106,7 @@ size_t relayout_data_type_size(relayout_data_type_t dt) { return data_type_size(
 relayout_status_t relayout_memory_desc_create_with_tag(relayout_memory_desc_t *memory_desc,
         int ndims, const relayout_dims_t dims, relayout_data_type_t data_type,
         relayout_format_tag_t tag) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(memory_desc, "memory_desc");
         *memory_desc = nullptr;
         RL_NOT_NULL(dims, "dims");
@@ -141,7 +119,7 @@ relayout_status_t relayout_memory_desc_create_with_tag(relayout_memory_desc_t *m
 relayout_status_t relayout_memory_desc_create_with_string_tag(
         relayout_memory_desc_t *memory_desc, int ndims, const relayout_dims_t dims,
         relayout_data_type_t data_type, const char *tag) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(memory_desc, "memory_desc");
         *memory_desc = nullptr;
         RL_NOT_NULL(dims, "dims");
@@ -155,7 +133,7 @@ relayout_status_t relayout_memory_desc_create_with_string_tag(
 relayout_status_t relayout_memory_desc_create_with_strides(relayout_memory_desc_t *memory_desc,
         int ndims, const relayout_dims_t dims, relayout_data_type_t data_type,
         const relayout_dims_t strides) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(memory_desc, "memory_desc");
         *memory_desc = nullptr;
         RL_NOT_NULL(dims, "dims");
@@ -169,7 +147,7 @@ relayout_status_t relayout_memory_desc_create_with_blocking(relayout_memory_desc
         int ndims, const relayout_dims_t dims, relayout_data_type_t data_type,
         const relayout_dims_t strides, int inner_nblks, const relayout_dims_t inner_blks,
         const relayout_dims_t inner_idxs) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(memory_desc, "memory_desc");
         *memory_desc = nullptr;
         RL_NOT_NULL(dims, "dims");
@@ -183,7 +161,7 @@ relayout_status_t relayout_memory_desc_create_with_blocking(relayout_memory_desc
 relayout_status_t relayout_memory_desc_create_submemory(relayout_memory_desc_t *memory_desc,
         const_relayout_memory_desc_t parent, const relayout_dims_t dims,
         const relayout_dims_t offsets) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(memory_desc, "memory_desc");
         *memory_desc = nullptr;
         RL_NOT_NULL(parent, "parent");
@@ -195,7 +173,7 @@ relayout_status_t relayout_memory_desc_create_submemory(relayout_memory_desc_t *
 
 relayout_status_t relayout_memory_desc_reshape(relayout_memory_desc_t *out_memory_desc,
         const_relayout_memory_desc_t in_memory_desc, int ndims, const relayout_dims_t dims) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(out_memory_desc, "out_memory_desc");
         *out_memory_desc = nullptr;
         RL_NOT_NULL(in_memory_desc, "in_memory_desc");
@@ -208,7 +186,7 @@ relayout_status_t relayout_memory_desc_reshape(relayout_memory_desc_t *out_memor
 
 relayout_status_t relayout_memory_desc_permute_axes(relayout_memory_desc_t *out_memory_desc,
         const_relayout_memory_desc_t in_memory_desc, const int *permutation) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(out_memory_desc, "out_memory_desc");
         *out_memory_desc = nullptr;
         RL_NOT_NULL(in_memory_desc, "in_memory_desc");
@@ -221,7 +199,7 @@ relayout_status_t relayout_memory_desc_permute_axes(relayout_memory_desc_t *out_
 relayout_status_t relayout_memory_desc_set_extra(relayout_memory_desc_t memory_desc,
         uint64_t flags, int compensation_mask, int asymm_compensation_mask,
         float scale_adjust) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(memory_desc, "memory_desc");
         return md_set_extra(memory_desc->md, flags, compensation_mask,
                 asymm_compensation_mask, scale_adjust);
@@ -230,7 +208,7 @@ relayout_status_t relayout_memory_desc_set_extra(relayout_memory_desc_t memory_d
 
 relayout_status_t relayout_memory_desc_clone(relayout_memory_desc_t *memory_desc,
         const_relayout_memory_desc_t existing_memory_desc) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(memory_desc, "memory_desc");
         *memory_desc = nullptr;
         RL_NOT_NULL(existing_memory_desc, "existing_memory_desc");
@@ -245,7 +223,7 @@ relayout_status_t relayout_memory_desc_destroy(relayout_memory_desc_t memory_des
 
 relayout_status_t relayout_memory_desc_query(
         const_relayout_memory_desc_t memory_desc, relayout_query_t what, void *result) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(memory_desc, "memory_desc");
         RL_NOT_NULL(result, "result");
         const memory_desc_t &md = memory_desc->md;
@@ -314,7 +292,7 @@ int relayout_memory_desc_equal(
 
 relayout_status_t relayout_memory_desc_to_string(
         const_relayout_memory_desc_t memory_desc, char *buf, size_t size) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(buf, "buf");
         if (size == 0) return fail(status_t::invalid_arguments, "size is 0");
         const std::string s = memory_desc ? md2str(memory_desc->md) : "undef";
@@ -327,7 +305,7 @@ relayout_status_t relayout_memory_desc_to_string(
 // ---- engines and streams -------------------------------------------------
 
 relayout_status_t relayout_engine_get_count(relayout_engine_kind_t kind, size_t *count) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(count, "count");
         return engine_get_count(kind, *count);
     });
@@ -335,7 +313,7 @@ relayout_status_t relayout_engine_get_count(relayout_engine_kind_t kind, size_t 
 
 relayout_status_t relayout_engine_create(
         relayout_engine_t *engine, relayout_engine_kind_t kind, size_t index) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(engine, "engine");
         *engine = nullptr;
         return engine_create(*engine, kind, index);
@@ -344,7 +322,7 @@ relayout_status_t relayout_engine_create(
 
 relayout_status_t relayout_engine_get_kind(
         const_relayout_engine_t engine, relayout_engine_kind_t *kind) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(engine, "engine");
         RL_NOT_NULL(kind, "kind");
         *kind = engine->kind;
@@ -359,7 +337,7 @@ relayout_status_t relayout_engine_destroy(relayout_engine_t engine) {
 
 relayout_status_t relayout_stream_create(
         relayout_stream_t *stream, relayout_engine_t engine, unsigned flags) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(stream, "stream");
         *stream = nullptr;
         RL_NOT_NULL(engine, "engine");
@@ -372,7 +350,7 @@ relayout_status_t relayout_stream_create(
 
 relayout_status_t relayout_stream_get_engine(
         const_relayout_stream_t stream, relayout_engine_t *engine) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(stream, "stream");
         RL_NOT_NULL(engine, "engine");
         *engine = stream->engine;
@@ -381,7 +359,7 @@ relayout_status_t relayout_stream_get_engine(
 }
 
 relayout_status_t relayout_stream_wait(relayout_stream_t stream) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(stream, "stream");
         return stream->engine->wait_stream(*stream); // cpu: execution is blocking
     });
@@ -396,7 +374,7 @@ relayout_status_t relayout_stream_destroy(relayout_stream_t stream) {
 
 relayout_status_t relayout_memory_create(relayout_memory_t *memory,
         const_relayout_memory_desc_t memory_desc, relayout_engine_t engine, void *handle) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(memory, "memory");
         *memory = nullptr;
         RL_NOT_NULL(memory_desc, "memory_desc");
@@ -438,7 +416,7 @@ relayout_status_t relayout_memory_create(relayout_memory_t *memory,
 
 relayout_status_t relayout_memory_get_memory_desc(
         const_relayout_memory_t memory, const_relayout_memory_desc_t *memory_desc) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(memory, "memory");
         RL_NOT_NULL(memory_desc, "memory_desc");
         // The memory's descriptor lives inside it; the handle aliases it.
@@ -449,7 +427,7 @@ relayout_status_t relayout_memory_get_memory_desc(
 
 relayout_status_t relayout_memory_get_engine(
         const_relayout_memory_t memory, relayout_engine_t *engine) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(memory, "memory");
         RL_NOT_NULL(engine, "engine");
         *engine = memory->engine;
@@ -458,7 +436,7 @@ relayout_status_t relayout_memory_get_engine(
 }
 
 relayout_status_t relayout_memory_get_data_handle(const_relayout_memory_t memory, void **handle) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(memory, "memory");
         RL_NOT_NULL(handle, "handle");
         *handle = memory->handle;
@@ -467,7 +445,7 @@ relayout_status_t relayout_memory_get_data_handle(const_relayout_memory_t memory
 }
 
 relayout_status_t relayout_memory_set_data_handle(relayout_memory_t memory, void *handle) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(memory, "memory");
         if (handle == RELAYOUT_MEMORY_ALLOCATE)
             return fail(status_t::invalid_arguments,
@@ -488,7 +466,7 @@ relayout_status_t relayout_memory_destroy(relayout_memory_t memory) {
 // ---- attributes -----------------------------------------------------------
 
 relayout_status_t relayout_primitive_attr_create(relayout_primitive_attr_t *attr) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(attr, "attr");
         *attr = new relayout_primitive_attr;
         return status_t::success;
@@ -497,7 +475,7 @@ relayout_status_t relayout_primitive_attr_create(relayout_primitive_attr_t *attr
 
 relayout_status_t relayout_primitive_attr_clone(
         relayout_primitive_attr_t *attr, const_relayout_primitive_attr_t existing_attr) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(attr, "attr");
         *attr = nullptr;
         RL_NOT_NULL(existing_attr, "existing_attr");
@@ -513,7 +491,7 @@ relayout_status_t relayout_primitive_attr_destroy(relayout_primitive_attr_t attr
 
 relayout_status_t relayout_primitive_attr_set_scales(relayout_primitive_attr_t attr, int arg,
         int64_t count, int mask, const float *scales) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(attr, "attr");
         if (arg != RELAYOUT_ARG_SRC && arg != RELAYOUT_ARG_DST)
             return failf(status_t::invalid_arguments,
@@ -541,7 +519,7 @@ relayout_status_t relayout_primitive_attr_set_scales(relayout_primitive_attr_t a
 
 relayout_status_t relayout_primitive_attr_set_zero_point(
         relayout_primitive_attr_t attr, int arg, int32_t zero_point) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(attr, "attr");
         if (arg == RELAYOUT_ARG_SRC)
             attr->attr.src_zp = zero_point;
@@ -557,7 +535,7 @@ relayout_status_t relayout_primitive_attr_set_zero_point(
 
 relayout_status_t relayout_primitive_attr_set_post_ops_sum(
         relayout_primitive_attr_t attr, float beta) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(attr, "attr");
         if (!std::isfinite(beta))
             return fail(status_t::invalid_arguments, "sum post-op: beta must be finite");
@@ -573,7 +551,7 @@ relayout_status_t relayout_reorder_primitive_desc_create(
         const_relayout_memory_desc_t src_desc, relayout_engine_t src_engine,
         const_relayout_memory_desc_t dst_desc, relayout_engine_t dst_engine,
         const_relayout_primitive_attr_t attr) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(reorder_primitive_desc, "reorder_primitive_desc");
         *reorder_primitive_desc = nullptr;
         RL_NOT_NULL(src_desc, "src_desc");
@@ -590,7 +568,7 @@ relayout_status_t relayout_reorder_primitive_desc_create(
 
 relayout_status_t relayout_primitive_desc_query_impl_info(
         const_relayout_primitive_desc_t primitive_desc, const char **impl_info) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(primitive_desc, "primitive_desc");
         RL_NOT_NULL(impl_info, "impl_info");
         *impl_info = primitive_desc->impl_name.c_str();
@@ -600,7 +578,7 @@ relayout_status_t relayout_primitive_desc_query_impl_info(
 
 relayout_status_t relayout_primitive_desc_query_plan(
         const_relayout_primitive_desc_t primitive_desc, const char **plan) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(primitive_desc, "primitive_desc");
         RL_NOT_NULL(plan, "plan");
         *plan = primitive_desc->plan_str.c_str();
@@ -610,7 +588,7 @@ relayout_status_t relayout_primitive_desc_query_plan(
 
 relayout_status_t relayout_primitive_desc_query_md(const_relayout_primitive_desc_t primitive_desc,
         int which, const_relayout_memory_desc_t *memory_desc) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(primitive_desc, "primitive_desc");
         RL_NOT_NULL(memory_desc, "memory_desc");
         if (which == RELAYOUT_ARG_SRC)
@@ -627,7 +605,7 @@ relayout_status_t relayout_primitive_desc_query_md(const_relayout_primitive_desc
 
 relayout_status_t relayout_primitive_desc_clone(relayout_primitive_desc_t *primitive_desc,
         const_relayout_primitive_desc_t existing_primitive_desc) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(primitive_desc, "primitive_desc");
         *primitive_desc = nullptr;
         RL_NOT_NULL(existing_primitive_desc, "existing_primitive_desc");
@@ -643,7 +621,7 @@ relayout_status_t relayout_primitive_desc_destroy(relayout_primitive_desc_t prim
 
 relayout_status_t relayout_primitive_create(
         relayout_primitive_t *primitive, const_relayout_primitive_desc_t primitive_desc) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(primitive, "primitive");
         *primitive = nullptr;
         RL_NOT_NULL(primitive_desc, "primitive_desc");
@@ -653,7 +631,7 @@ relayout_status_t relayout_primitive_create(
 
 relayout_status_t relayout_primitive_get_primitive_desc(
         const_relayout_primitive_t primitive, const_relayout_primitive_desc_t *primitive_desc) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(primitive, "primitive");
         RL_NOT_NULL(primitive_desc, "primitive_desc");
         *primitive_desc = &primitive->pd;
@@ -663,7 +641,7 @@ relayout_status_t relayout_primitive_get_primitive_desc(
 
 relayout_status_t relayout_primitive_execute(const_relayout_primitive_t primitive,
         relayout_stream_t stream, int nargs, const relayout_exec_arg_t *args) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(primitive, "primitive");
         RL_NOT_NULL(stream, "stream");
         if (nargs < 0 || (nargs > 0 && !args))

@@ -8,6 +8,7 @@
 
 #include "relayout/relayout_npu.h"
 
+#include "common/c_boundary.hpp"
 #include "npu/npu_engine.hpp"
 
 using namespace relayout::impl;
@@ -15,29 +16,6 @@ using namespace relayout::impl::npu;
 
 namespace {
 
-relayout_status_t to_c(status_t s) {
-    if (s == status_t::success) clear_last_error_message();
-    return static_cast<relayout_status_t>(s);
-}
-
-// Runs `body` and turns any escaping exception into a status.
-template <typename F>
-relayout_status_t guarded(F &&body) {
-    try {
-        return to_c(body());
-    } catch (const std::bad_alloc &) {
-        return to_c(fail(status_t::out_of_memory, "out of memory"));
-    } catch (const std::exception &e) {
-        return to_c(fail(status_t::runtime_error, std::string("internal error: ") + e.what()));
-    } catch (...) {
-        return to_c(fail(status_t::runtime_error, "internal error"));
-    }
-}
-
-#define RL_NOT_NULL(p, name)                                                                       \
-    do {                                                                                           \
-        if (!(p)) return fail(status_t::invalid_arguments, name " is NULL");                       \
-    } while (0)
 
 static_assert(sizeof(relayout_npu_config_t) == sizeof(npu_config_t),
         "relayout_npu_config_t mirrors npu_config_t");
@@ -96,7 +74,7 @@ status_t new_local_md(
 extern "C" {
 
 relayout_status_t relayout_npu_engine_create(relayout_engine_t *engine, const char *config) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(engine, "engine");
         *engine = nullptr;
         RL_NOT_NULL(config, "config");
@@ -114,7 +92,7 @@ relayout_status_t relayout_npu_engine_create(relayout_engine_t *engine, const ch
 
 relayout_status_t relayout_npu_engine_get_config(
         const_relayout_engine_t engine, relayout_npu_config_t *config) {
-    return guarded([&] {
+    return c_guarded([&] {
         const npu_engine_t *e = nullptr;
         RL_CHECK(get_engine(engine, e, "engine"));
         RL_NOT_NULL(config, "config");
@@ -125,7 +103,7 @@ relayout_status_t relayout_npu_engine_get_config(
 
 relayout_status_t relayout_npu_engine_write_lane(
         relayout_engine_t engine, int npu, int64_t offset, const void *src, size_t size) {
-    return guarded([&] {
+    return c_guarded([&] {
         const npu_engine_t *ce = nullptr;
         RL_CHECK(get_engine(engine, ce, "engine"));
         if (size && !src) return fail(status_t::invalid_arguments, "src is NULL");
@@ -137,7 +115,7 @@ relayout_status_t relayout_npu_engine_write_lane(
 
 relayout_status_t relayout_npu_engine_read_lane(
         const_relayout_engine_t engine, int npu, int64_t offset, void *dst, size_t size) {
-    return guarded([&] {
+    return c_guarded([&] {
         const npu_engine_t *e = nullptr;
         RL_CHECK(get_engine(engine, e, "engine"));
         if (size && !dst) return fail(status_t::invalid_arguments, "dst is NULL");
@@ -147,7 +125,7 @@ relayout_status_t relayout_npu_engine_read_lane(
 }
 
 relayout_status_t relayout_npu_engine_fill(relayout_engine_t engine, uint8_t value) {
-    return guarded([&] {
+    return c_guarded([&] {
         const npu_engine_t *ce = nullptr;
         RL_CHECK(get_engine(engine, ce, "engine"));
         auto *e = const_cast<npu_engine_t *>(ce);
@@ -161,7 +139,7 @@ relayout_status_t relayout_memory_desc_create_npu_local(relayout_memory_desc_t *
         const_relayout_engine_t engine, int64_t address, const relayout_dim_t dims[4],
         relayout_data_type_t data_type, relayout_npu_layout_t layout,
         relayout_npu_storage_t storage, const relayout_dim_t strides[4]) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(memory_desc, "memory_desc");
         *memory_desc = nullptr;
         const npu_engine_t *e = nullptr;
@@ -192,7 +170,7 @@ relayout_status_t relayout_memory_desc_create_npu_local(relayout_memory_desc_t *
 relayout_status_t relayout_memory_desc_create_npu_matrix(relayout_memory_desc_t *memory_desc,
         const_relayout_engine_t engine, int64_t address, int64_t rows, int64_t cols,
         int64_t matrix_w, relayout_data_type_t data_type) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(memory_desc, "memory_desc");
         *memory_desc = nullptr;
         const npu_engine_t *e = nullptr;
@@ -204,7 +182,7 @@ relayout_status_t relayout_memory_desc_create_npu_matrix(relayout_memory_desc_t 
 
 relayout_status_t relayout_memory_desc_query_npu_local(
         const_relayout_memory_desc_t memory_desc, relayout_npu_local_info_t *info) {
-    return guarded([&] {
+    return c_guarded([&] {
         npu_md_payload_t p;
         RL_CHECK(get_payload(memory_desc, p));
         RL_NOT_NULL(info, "info");
@@ -236,7 +214,7 @@ relayout_status_t relayout_memory_desc_query_npu_local(
 relayout_status_t relayout_memory_desc_npu_element_location(
         const_relayout_memory_desc_t memory_desc, int64_t n, int64_t c, int64_t h, int64_t w,
         int *npu, int64_t *offset) {
-    return guarded([&] {
+    return c_guarded([&] {
         npu_md_payload_t p;
         RL_CHECK(get_payload(memory_desc, p));
         RL_NOT_NULL(npu, "npu");
@@ -252,7 +230,7 @@ relayout_status_t relayout_memory_desc_npu_element_location(
 
 relayout_status_t relayout_primitive_desc_query_npu_program(
         const_relayout_primitive_desc_t primitive_desc, const char **listing, int64_t *n_commands) {
-    return guarded([&] {
+    return c_guarded([&] {
         RL_NOT_NULL(primitive_desc, "primitive_desc");
         if (primitive_desc->impl_name != k_npu_impl_name)
             return fail(status_t::invalid_arguments,

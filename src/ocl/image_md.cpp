@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "ocl/c_guard.hpp"
+#include "common/c_boundary.hpp"
 #include "relayout/relayout_image.h"
 #include "runtime/objects.hpp"
 
@@ -74,9 +74,9 @@ relayout_status_t relayout_memory_desc_create_image2d(relayout_memory_desc_t *me
         relayout_image_type_t image_type, int ndims, const relayout_dims_t dims,
         relayout_data_type_t pixel_dt, int winograd_b) {
     return c_guarded([&] {
-        RL_OCL_NOT_NULL(memory_desc, "memory_desc");
+        RL_NOT_NULL(memory_desc, "memory_desc");
         *memory_desc = nullptr;
-        RL_OCL_NOT_NULL(dims, "dims");
+        RL_NOT_NULL(dims, "dims");
         if (image_type <= relayout_image_type_undef || image_type > relayout_image_winograd_filter)
             return failf(status_t::invalid_arguments,
                     "image_type %d is not a relayout_image_type_t value (1..9)", (int)image_type);
@@ -94,9 +94,9 @@ relayout_status_t relayout_memory_desc_create_image2d(relayout_memory_desc_t *me
 relayout_status_t relayout_memory_desc_query_image_shape(
         const_relayout_memory_desc_t memory_desc, int64_t *width, int64_t *height) {
     return c_guarded([&] {
-        RL_OCL_NOT_NULL(memory_desc, "memory_desc");
-        RL_OCL_NOT_NULL(width, "width");
-        RL_OCL_NOT_NULL(height, "height");
+        RL_NOT_NULL(memory_desc, "memory_desc");
+        RL_NOT_NULL(width, "width");
+        RL_NOT_NULL(height, "height");
         image_desc_t img;
         RL_CHECK(image_md_get(memory_desc->md, &img, "memory_desc"));
         return image_desc_shape(img, width, height);
@@ -106,8 +106,8 @@ relayout_status_t relayout_memory_desc_query_image_shape(
 relayout_status_t relayout_memory_desc_query_image_type(const_relayout_memory_desc_t memory_desc,
         relayout_image_type_t *image_type, int *winograd_b) {
     return c_guarded([&] {
-        RL_OCL_NOT_NULL(memory_desc, "memory_desc");
-        RL_OCL_NOT_NULL(image_type, "image_type");
+        RL_NOT_NULL(memory_desc, "memory_desc");
+        RL_NOT_NULL(image_type, "image_type");
         image_desc_t img;
         RL_CHECK(image_md_get(memory_desc->md, &img, "memory_desc"));
         *image_type = static_cast<relayout_image_type_t>(img.type);
@@ -124,8 +124,8 @@ const char *relayout_image_type2str(relayout_image_type_t image_type) {
 
 relayout_status_t relayout_str2image_type(const char *str, relayout_image_type_t *image_type) {
     return c_guarded([&] {
-        RL_OCL_NOT_NULL(str, "str");
-        RL_OCL_NOT_NULL(image_type, "image_type");
+        RL_NOT_NULL(str, "str");
+        RL_NOT_NULL(image_type, "image_type");
         image_type_t t;
         RL_CHECK(str2image_type(str, &t));
         *image_type = static_cast<relayout_image_type_t>(t);

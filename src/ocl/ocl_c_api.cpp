@@ -1,7 +1,7 @@
 // relayout_ocl.h: engines over a user's OpenCL objects and cl_mem exchange.
 #include "relayout/relayout_ocl.h"
 
-#include "ocl/c_guard.hpp"
+#include "common/c_boundary.hpp"
 #include "ocl/ocl_engine.hpp"
 
 using namespace relayout::impl;
@@ -10,7 +10,7 @@ using namespace relayout::impl::ocl;
 namespace {
 
 status_t get_ocl_engine(const_relayout_engine_t engine, const ocl_engine_t **out) {
-    RL_OCL_NOT_NULL(engine, "engine");
+    RL_NOT_NULL(engine, "engine");
     *out = as_ocl(engine);
     if (!*out)
         return failf(status_t::invalid_arguments, "engine: kind %d is not relayout_ocl",
@@ -25,9 +25,9 @@ extern "C" {
 relayout_status_t relayout_ocl_engine_create(relayout_engine_t *engine, cl_device_id device,
         cl_context context, cl_command_queue queue) {
     return c_guarded([&] {
-        RL_OCL_NOT_NULL(engine, "engine");
+        RL_NOT_NULL(engine, "engine");
         *engine = nullptr;
-        RL_OCL_NOT_NULL(context, "context");
+        RL_NOT_NULL(context, "context");
         if (!device && !queue)
             return fail(status_t::invalid_arguments, "device is NULL (and no queue given)");
         relayout_engine *e = nullptr;
@@ -40,7 +40,7 @@ relayout_status_t relayout_ocl_engine_create(relayout_engine_t *engine, cl_devic
 relayout_status_t relayout_ocl_engine_get_context(
         const_relayout_engine_t engine, cl_context *context) {
     return c_guarded([&] {
-        RL_OCL_NOT_NULL(context, "context");
+        RL_NOT_NULL(context, "context");
         const ocl_engine_t *e = nullptr;
         RL_CHECK(get_ocl_engine(engine, &e));
         *context = e->ctx().ctx();
@@ -51,7 +51,7 @@ relayout_status_t relayout_ocl_engine_get_context(
 relayout_status_t relayout_ocl_engine_get_device(
         const_relayout_engine_t engine, cl_device_id *device) {
     return c_guarded([&] {
-        RL_OCL_NOT_NULL(device, "device");
+        RL_NOT_NULL(device, "device");
         const ocl_engine_t *e = nullptr;
         RL_CHECK(get_ocl_engine(engine, &e));
         *device = e->ctx().device();
@@ -62,7 +62,7 @@ relayout_status_t relayout_ocl_engine_get_device(
 relayout_status_t relayout_ocl_engine_get_queue(
         const_relayout_engine_t engine, cl_command_queue *queue) {
     return c_guarded([&] {
-        RL_OCL_NOT_NULL(queue, "queue");
+        RL_NOT_NULL(queue, "queue");
         const ocl_engine_t *e = nullptr;
         RL_CHECK(get_ocl_engine(engine, &e));
         *queue = e->ctx().queue();
@@ -73,7 +73,7 @@ relayout_status_t relayout_ocl_engine_get_queue(
 relayout_status_t relayout_ocl_memory_create(relayout_memory_t *memory,
         const_relayout_memory_desc_t memory_desc, relayout_engine_t engine, cl_mem mem_object) {
     return c_guarded([&] {
-        RL_OCL_NOT_NULL(memory, "memory");
+        RL_NOT_NULL(memory, "memory");
         *memory = nullptr;
         const ocl_engine_t *e = nullptr;
         RL_CHECK(get_ocl_engine(engine, &e));
@@ -86,8 +86,8 @@ relayout_status_t relayout_ocl_memory_create(relayout_memory_t *memory,
 relayout_status_t relayout_ocl_memory_get_mem_object(
         const_relayout_memory_t memory, cl_mem *mem_object) {
     return c_guarded([&] {
-        RL_OCL_NOT_NULL(memory, "memory");
-        RL_OCL_NOT_NULL(mem_object, "mem_object");
+        RL_NOT_NULL(memory, "memory");
+        RL_NOT_NULL(mem_object, "mem_object");
         if (!as_ocl(memory->engine))
             return fail(status_t::invalid_arguments, "memory: not on an ocl engine");
         *mem_object = static_cast<cl_mem>(memory->handle);
@@ -97,7 +97,7 @@ relayout_status_t relayout_ocl_memory_get_mem_object(
 
 relayout_status_t relayout_ocl_memory_set_mem_object(relayout_memory_t memory, cl_mem mem_object) {
     return c_guarded([&] {
-        RL_OCL_NOT_NULL(memory, "memory");
+        RL_NOT_NULL(memory, "memory");
         if (!as_ocl(memory->engine))
             return fail(status_t::invalid_arguments, "memory: not on an ocl engine");
         return memory->engine->set_memory_handle(*memory, mem_object);
@@ -107,8 +107,8 @@ relayout_status_t relayout_ocl_memory_set_mem_object(relayout_memory_t memory, c
 relayout_status_t relayout_ocl_primitive_desc_query_source(
         const_relayout_primitive_desc_t primitive_desc, const char **source) {
     return c_guarded([&] {
-        RL_OCL_NOT_NULL(primitive_desc, "primitive_desc");
-        RL_OCL_NOT_NULL(source, "source");
+        RL_NOT_NULL(primitive_desc, "primitive_desc");
+        RL_NOT_NULL(source, "source");
         *source = nullptr;
         static thread_local std::string text;
         RL_CHECK(ocl_reorder_sources(*primitive_desc, &text));

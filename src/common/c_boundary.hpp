@@ -1,8 +1,8 @@
-// The C boundary of the OpenCL engine's public functions: the same catch-all
-// as src/api/c_api.cpp (a status, never an exception, the message left in
-// the thread-local error slot).
-#ifndef RELAYOUT_OCL_C_GUARD_HPP
-#define RELAYOUT_OCL_C_GUARD_HPP
+// The C boundary, shared by every file that implements public C functions
+// (src/api, and the engines' own headers): a status, never an exception,
+// and the message left in the thread-local error slot.
+#ifndef RELAYOUT_COMMON_C_BOUNDARY_HPP
+#define RELAYOUT_COMMON_C_BOUNDARY_HPP
 
 #include <exception>
 #include <new>
@@ -13,13 +13,14 @@
 
 namespace relayout {
 namespace impl {
-namespace ocl {
 
 inline relayout_status_t to_c_status(status_t s) {
     if (s == status_t::success) clear_last_error_message();
     return static_cast<relayout_status_t>(s);
 }
 
+// Runs `body` (returning status_t) and turns any escaping exception into a
+// status with a message.
 template <typename F>
 relayout_status_t c_guarded(F &&body) {
     try {
@@ -34,15 +35,15 @@ relayout_status_t c_guarded(F &&body) {
     }
 }
 
-#define RL_OCL_NOT_NULL(p, name)                                                                   \
-    do {                                                                                           \
-        if (!(p))                                                                                  \
-            return ::relayout::impl::fail(                                                         \
-                    ::relayout::impl::status_t::invalid_arguments, name " is NULL");               \
-    } while (0)
-
-} // namespace ocl
 } // namespace impl
 } // namespace relayout
+
+// Argument check of a C function: `name` is the parameter's name.
+#define RL_NOT_NULL(p, name) \
+    do { \
+        if (!(p)) \
+            return ::relayout::impl::fail( \
+                    ::relayout::impl::status_t::invalid_arguments, name " is NULL"); \
+    } while (0)
 
 #endif
