@@ -230,7 +230,14 @@ RELAYOUT_API relayout_status_t relayout_primitive_get_primitive_desc(
         const_relayout_primitive_desc_t *primitive_desc);
 
 /** Runs the reorder: args must hold RELAYOUT_ARG_SRC and RELAYOUT_ARG_DST
- *  with descriptors equal to the primitive descriptor's. */
+ *  with descriptors equal to the primitive descriptor's.
+ *
+ *  In place: src and dst may be the same buffer only when their
+ *  descriptors are identical (an element-wise conversion of one layout,
+ *  e.g. scaling f32 data in place); any other overlap of the two buffers
+ *  ([handle, handle + get_size()) on the cpu) is refused with
+ *  relayout_invalid_arguments, since a layout change would read data it
+ *  has already overwritten. */
 RELAYOUT_API relayout_status_t relayout_primitive_execute(
         const_relayout_primitive_t primitive, relayout_stream_t stream,
         int nargs, const relayout_exec_arg_t *args);
