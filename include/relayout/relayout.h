@@ -148,6 +148,17 @@ RELAYOUT_API relayout_status_t relayout_stream_get_engine(
 RELAYOUT_API relayout_status_t relayout_stream_wait(relayout_stream_t stream);
 RELAYOUT_API relayout_status_t relayout_stream_destroy(relayout_stream_t stream);
 
+/** The descriptor a format_kind any descriptor becomes on `engine` (its
+ *  preferred layout for these dims and data type; the extra section is
+ *  kept). Non-any descriptors are returned as copies. cpu: 3-6 dims f32/
+ *  bf16/f16 get channels blocked by the ISA's vector width (aBx16b on
+ *  avx512_core, aBx8b otherwise), s8/u8 channels last (axb), the rest
+ *  plain; ocl: plain. The npu engine has no preference (its layouts need an
+ *  address). A reorder into an any destination uses this layout. */
+RELAYOUT_API relayout_status_t relayout_memory_desc_create_preferred(
+        relayout_memory_desc_t *memory_desc, const_relayout_memory_desc_t any_desc,
+        const_relayout_engine_t engine);
+
 /* ---- memory objects ---------------------------------------------------- */
 
 /** handle: a user buffer (not owned), RELAYOUT_MEMORY_ALLOCATE or

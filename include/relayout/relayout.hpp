@@ -304,6 +304,17 @@ struct memory {
             return r;
         }
 
+        /** The layout `aengine` prefers for this descriptor when it is
+         *  format_tag::any (see relayout_memory_desc_create_preferred);
+         *  other descriptors come back unchanged. */
+        desc preferred(const engine &aengine) const {
+            relayout_memory_desc_t md = nullptr;
+            error::wrap_c_api(relayout_memory_desc_create_preferred(&md, get(false),
+                                      aengine.get()),
+                    "memory::desc preferred");
+            return desc(md);
+        }
+
         /** A copy with the extra section set (int8 weights compensation). */
         desc with_extra(uint64_t flags, int compensation_mask,
                 int asymm_compensation_mask = 0, float scale_adjust = 1.f) const {

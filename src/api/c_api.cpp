@@ -335,6 +335,19 @@ relayout_status_t relayout_engine_destroy(relayout_engine_t engine) {
     return relayout_success;
 }
 
+relayout_status_t relayout_memory_desc_create_preferred(relayout_memory_desc_t *memory_desc,
+        const_relayout_memory_desc_t any_desc, const_relayout_engine_t engine) {
+    return c_guarded([&] {
+        RL_NOT_NULL(memory_desc, "memory_desc");
+        *memory_desc = nullptr;
+        RL_NOT_NULL(any_desc, "any_desc");
+        RL_NOT_NULL(engine, "engine");
+        memory_desc_t md = any_desc->md;
+        if (md.format_kind == relayout_format_kind_any) RL_CHECK(resolve_any(md, engine));
+        return new_md(memory_desc, md);
+    });
+}
+
 relayout_status_t relayout_stream_create(
         relayout_stream_t *stream, relayout_engine_t engine, unsigned flags) {
     return c_guarded([&] {

@@ -3,6 +3,7 @@
 #include <new>
 
 #include "common/verbose.hpp"
+#include "jit/x64/cpu_isa.hpp"
 #include "md/format_tag.hpp"
 #include "runtime/impl_list.hpp"
 #include "runtime/primitive_cache.hpp"
@@ -70,16 +71,30 @@ std::string attr2str(const attr_t &a) {
     return s;
 }
 
-status_t resolve_any(memory_desc_t &dst, const memory_desc_t &src) {
-    std::string tag = md2tag(src);
-    if (tag.empty() || src.offset0 != 0) {
-        tag.clear();
-        for (int d = 0; d < src.ndims; ++d) tag += char('a' + d);
+status_t preferred_tag(const relayout_engine *engine, int ndims, const dim_t *dims,
+        data_type_t dt, std::string &tag) {
+    if (!engine) return fail(status_t::invalid_arguments, "preferred layout: engine is NULL");
+    if (engine->kind == relayout_npu)
+        return fail(status_t::invalid_arguments,
+                "preferred layout: npu_local layouts need an address; create them with "
+                "relayout_memory_desc_create_npu_local");
+    tag = "abx";
+    if (engine->kind != relayout_cpu || ndims < 3) return status_t::success;
+    if (dt == relayout_s8 || dt == relayout_u8) {
+        tag = "axb";
+    } else if (dt == relayout_f32 || dt == relayout_bf16 || dt == relayout_f16) {
+        tag = x64::effective_isa() == x64::cpu_isa_t::avx512_core ? "aBx16b" : "aBx8b";
     }
+    return status_t::success;
+}
+
+status_t resolve_any(memory_desc_t &md, const relayout_engine *engine) {
+    std::string tag;
+    RL_CHECK(preferred_tag(engine, md.ndims, md.dims, md.data_type, tag));
     memory_desc_t r;
-    RL_CHECK(md_init_by_tag(r, dst.ndims, dst.dims, dst.data_type, tag));
-    r.extra = dst.extra;
-    dst = r;
+    RL_CHECK(md_init_by_tag(r, md.ndims, md.dims, md.data_type, tag));
+    r.extra = md.extra;
+    md = r;
     return status_t::success;
 }
 
@@ -97,7 +112,7 @@ status_t reorder_pd_create(relayout_primitive_desc &pd, const memory_desc_t &src
         return fail(status_t::invalid_arguments,
                 "src: format_kind any is only allowed for the destination");
     if (dst.format_kind == relayout_format_kind_any && src.ndims == dst.ndims)
-        RL_CHECK(resolve_any(pd.dst_md, src));
+        RL_CHECK(resolve_any(pd.dst_md, dst_engine));
     // The cpu planner plans blocked pairs; device kinds plan in their impl.
     const bool blocked_pair = pd.src_md.format_kind == relayout_blocked
             && pd.dst_md.format_kind == relayout_blocked;

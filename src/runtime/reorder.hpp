@@ -20,9 +20,19 @@ status_t primitive_execute(const relayout_primitive &prim, relayout_stream *stre
 // "src:common:2+dst:per_dim_1+zp:src:3+sum:0.5"
 std::string attr2str(const attr_t &attr);
 
-// The layout chosen for a format_kind any destination: the source's
-// dense tag layout, or plain when the source is strided.
-status_t resolve_any(memory_desc_t &dst, const memory_desc_t &src);
+// The string tag an engine prefers for a tensor of these dims and data
+// type (what a format_kind any descriptor becomes on that engine):
+//   cpu, 3..6 dims, f32/bf16/f16: channels (dim 1) blocked by the vector
+//       width of the effective ISA: aBx16b (avx512_core), aBx8b (avx2, none);
+//   cpu, 3..6 dims, s8/u8: channels last (axb), the int8 convention;
+//   otherwise, and on the ocl engine: plain row-major (abx).
+// The npu engine has no preference: its layouts need an address.
+status_t preferred_tag(const relayout_engine *engine, int ndims, const dim_t *dims,
+        data_type_t dt, std::string &tag);
+
+// Resolves a format_kind any descriptor to the engine's preferred layout
+// (the extra section is kept).
+status_t resolve_any(memory_desc_t &md, const relayout_engine *engine);
 
 } // namespace impl
 } // namespace relayout

@@ -341,6 +341,44 @@ TEST(ReorderAny, DestinationAnyResolvesToAConcreteLayout) {
     expect_error(relayout_invalid_arguments, [&] { memory(any, cpu_engine()); });
 }
 
+TEST(ReorderAny, PreferredLayoutFollowsDataTypeAndIsa) {
+    const dims_t dims = {2, 17, 5, 3};
+    const engine eng = cpu_engine();
+    const auto tag_of = [&](dt t) {
+        const memory::desc p = memory::desc(dims, t, tag::any).preferred(eng);
+        EXPECT_EQ(p.get_format_kind(), memory::format_kind::blocked);
+        return p;
+    };
+    // int8 activations: channels last.
+    EXPECT_TRUE(tag_of(dt::s8) == memory::desc(dims, dt::s8, tag::nhwc));
+    EXPECT_TRUE(tag_of(dt::u8) == memory::desc(dims, dt::u8, tag::nhwc));
+    // s32 and 2-D tensors: plain.
+    EXPECT_TRUE(tag_of(dt::s32) == memory::desc(dims, dt::s32, tag::nchw));
+    EXPECT_TRUE(memory::desc({7, 9}, dt::f32, tag::any).preferred(eng)
+            == memory::desc({7, 9}, dt::f32, tag::ab));
+    // Floating point: channels blocked by the vector width of the ISA.
+    relayout::set_max_cpu_isa(relayout_cpu_isa_avx2);
+    EXPECT_TRUE(tag_of(dt::f32) == memory::desc(dims, dt::f32, tag::nChw8c));
+    relayout::set_max_cpu_isa(relayout_cpu_isa_default);
+    const bool avx512 = relayout::get_effective_cpu_isa() == relayout_cpu_isa_avx512_core;
+    EXPECT_TRUE(tag_of(dt::bf16)
+            == memory::desc(dims, dt::bf16, avx512 ? tag::nChw16c : tag::nChw8c));
+    // A concrete descriptor comes back unchanged.
+    const memory::desc plain(dims, dt::f32, tag::nhwc);
+    EXPECT_TRUE(plain.preferred(eng) == plain);
+    // A reorder into `any` uses the preferred layout.
+    const reorder::primitive_desc pd(
+            eng, plain, eng, memory::desc(dims, dt::s8, tag::any));
+    EXPECT_TRUE(pd.dst_desc() == memory::desc(dims, dt::s8, tag::nhwc));
+}
+
+TEST(ReorderAny, NpuEngineHasNoPreferredLayout) {
+    const engine npu(engine::kind::npu, 1);
+    const std::string what = expect_error(relayout_invalid_arguments,
+            [&] { memory::desc({1, 4, 2, 2}, dt::f32, tag::any).preferred(npu); });
+    EXPECT_NE(what.find("address"), std::string::npos) << what;
+}
+
 // ---- set_data_handle and user buffers ------------------------------------------------------
 
 TEST(MemoryHandle, SetDataHandleZeroFillsThePadding) {
