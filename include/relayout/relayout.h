@@ -213,6 +213,19 @@ RELAYOUT_API relayout_status_t relayout_reorder_primitive_desc_create(
         const_relayout_memory_desc_t dst_desc, relayout_engine_t dst_engine,
         const_relayout_primitive_attr_t attr);
 
+/** A chain of reorders mds[0] -> mds[1] -> ... -> mds[n-1], attrs[i] on
+ *  step i (attrs may be NULL: no attributes), planned as the single
+ *  reorder mds[0] -> mds[n-1] when that gives the same result: every
+ *  intermediate descriptor holds the previous values exactly (same data
+ *  type, or an exact widening such as s8 -> f32) and only the last step has
+ *  attributes. The result is an ordinary reorder primitive descriptor from
+ *  mds[0] to mds[n-1] (its plan starts with "chain of"); a chain that is
+ *  not equivalent is relayout_unimplemented, naming the step. */
+RELAYOUT_API relayout_status_t relayout_reorder_chain_primitive_desc_create(
+        relayout_primitive_desc_t *reorder_primitive_desc, int n,
+        const const_relayout_memory_desc_t *mds, const const_relayout_primitive_attr_t *attrs,
+        relayout_engine_t src_engine, relayout_engine_t dst_engine);
+
 /** Implementation name, e.g. "jit:avx512_core:transpose" or "ref:any". */
 RELAYOUT_API relayout_status_t relayout_primitive_desc_query_impl_info(
         const_relayout_primitive_desc_t primitive_desc, const char **impl_info);

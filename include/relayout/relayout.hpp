@@ -563,6 +563,28 @@ struct reorder {
             : primitive_desc(src.get_engine(), src.get_desc(), dst.get_engine(),
                     dst.get_desc(), attr, allow_empty) {}
 
+        /** The chain mds[0] -> ... -> mds[n-1] as one reorder when that is
+         *  equivalent (see relayout_reorder_chain_primitive_desc_create);
+         *  `attrs` is empty or has one attribute per step. */
+        static primitive_desc chain(const engine &src_engine,
+                const std::vector<memory::desc> &mds, const engine &dst_engine,
+                const std::vector<primitive_attr> &attrs = {}) {
+            std::vector<const_relayout_memory_desc_t> c_mds;
+            for (const auto &m : mds) c_mds.push_back(m.get(false));
+            std::vector<const_relayout_primitive_attr_t> c_attrs;
+            for (const auto &a : attrs) c_attrs.push_back(a.get());
+            if (!attrs.empty() && attrs.size() + 1 != mds.size())
+                throw error(relayout_invalid_arguments,
+                        "reorder chain: attrs must be empty or have one entry per step");
+            relayout_primitive_desc_t pd = nullptr;
+            error::wrap_c_api(relayout_reorder_chain_primitive_desc_create(&pd,
+                                      static_cast<int>(c_mds.size()), c_mds.data(),
+                                      attrs.empty() ? nullptr : c_attrs.data(),
+                                      src_engine.get(), dst_engine.get()),
+                    "reorder chain");
+            return primitive_desc(pd);
+        }
+
         /** Implementation name, e.g. "jit:avx512_core:transpose". */
         std::string impl_info_str() const {
             const char *s = nullptr;

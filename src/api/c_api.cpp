@@ -5,6 +5,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <vector>
 
 #include "relayout/relayout.h"
 
@@ -574,6 +575,32 @@ relayout_status_t relayout_reorder_primitive_desc_create(
         std::unique_ptr<relayout_primitive_desc> pd(new relayout_primitive_desc);
         const attr_t a = attr ? attr->attr : attr_t();
         RL_CHECK(reorder_pd_create(*pd, src_desc->md, src_engine, dst_desc->md, dst_engine, a));
+        *reorder_primitive_desc = pd.release();
+        return status_t::success;
+    });
+}
+
+relayout_status_t relayout_reorder_chain_primitive_desc_create(
+        relayout_primitive_desc_t *reorder_primitive_desc, int n,
+        const const_relayout_memory_desc_t *mds, const const_relayout_primitive_attr_t *attrs,
+        relayout_engine_t src_engine, relayout_engine_t dst_engine) {
+    return c_guarded([&] {
+        RL_NOT_NULL(reorder_primitive_desc, "reorder_primitive_desc");
+        *reorder_primitive_desc = nullptr;
+        RL_NOT_NULL(mds, "mds");
+        RL_NOT_NULL(src_engine, "src_engine");
+        RL_NOT_NULL(dst_engine, "dst_engine");
+        if (n < 2 || n > 64)
+            return failf(status_t::invalid_arguments, "reorder chain: n is %d; it must be in [2, 64]", n);
+        std::vector<memory_desc_t> v;
+        std::vector<attr_t> a;
+        for (int i = 0; i < n; ++i) {
+            if (!mds[i]) return failf(status_t::invalid_arguments, "reorder chain: mds[%d] is NULL", i);
+            v.push_back(mds[i]->md);
+            if (i + 1 < n) a.push_back(attrs && attrs[i] ? attrs[i]->attr : attr_t());
+        }
+        std::unique_ptr<relayout_primitive_desc> pd(new relayout_primitive_desc);
+        RL_CHECK(reorder_chain_pd_create(*pd, v, a, src_engine, dst_engine));
         *reorder_primitive_desc = pd.release();
         return status_t::success;
     });

@@ -1,5 +1,6 @@
 #include "runtime/reorder.hpp"
 
+#include <algorithm>
 #include <new>
 
 #include "common/verbose.hpp"
@@ -160,6 +161,83 @@ status_t reorder_pd_create(relayout_primitive_desc &pd, const memory_desc_t &src
     if (src_engine->kind != relayout_cpu || dst_engine->kind != relayout_cpu)
         for (relayout_engine *e : {src_engine, dst_engine})
             pd.key += "|e" + std::to_string((int)e->kind) + ":" + std::to_string(e->index);
+    return status_t::success;
+}
+
+namespace {
+
+bool attr_is_identity(const attr_t &a) {
+    return a.src_scales.is_identity() && a.dst_scales.is_identity() && a.src_zp == 0
+            && a.dst_zp == 0 && a.beta == 0.f;
+}
+
+// Whether every value of `from` survives a conversion to `to` exactly and
+// comes back as the same f32 in the next step.
+bool holds_exactly(data_type_t from, data_type_t to) {
+    if (from == to) return true;
+    switch (from) {
+        case relayout_s8:
+            return to == relayout_s16 || to == relayout_s32 || to == relayout_f32
+                    || to == relayout_bf16 || to == relayout_f16;
+        case relayout_u8:
+            return to == relayout_s16 || to == relayout_u16 || to == relayout_s32
+                    || to == relayout_f32 || to == relayout_bf16 || to == relayout_f16;
+        case relayout_s16:
+        case relayout_u16: return to == relayout_s32 || to == relayout_f32;
+        case relayout_bf16:
+        case relayout_f16: return to == relayout_f32;
+        default: return false;
+    }
+}
+
+} // namespace
+
+status_t reorder_chain_pd_create(relayout_primitive_desc &pd,
+        const std::vector<memory_desc_t> &mds, const std::vector<attr_t> &attrs,
+        relayout_engine *src_engine, relayout_engine *dst_engine) {
+    const size_t n = mds.size();
+    if (n < 2)
+        return failf(status_t::invalid_arguments,
+                "reorder chain: %zu descriptors; a chain needs at least two", n);
+    if (attrs.size() != n - 1)
+        return fail(status_t::invalid_arguments, "reorder chain: one attribute per step");
+    const memory_desc_t &a = mds.front(), &c = mds.back();
+    for (size_t i = 1; i + 1 < n; ++i) {
+        const memory_desc_t &b = mds[i];
+        if (b.ndims != a.ndims
+                || !std::equal(b.dims, b.dims + b.ndims, a.dims))
+            return failf(status_t::invalid_arguments,
+                    "reorder chain: descriptor %zu has dims %s, not %s", i,
+                    dims2str(b.dims, b.ndims).c_str(), dims2str(a.dims, a.ndims).c_str());
+        if (!attr_is_identity(attrs[i - 1]))
+            return failf(status_t::unimplemented,
+                    "reorder chain: step %zu (descriptor %zu -> %zu) has scales, zero "
+                    "points or a sum; only the last step may change values for the chain "
+                    "to be one reorder",
+                    i - 1, i - 1, i);
+        if (b.extra.flags != 0)
+            return failf(status_t::unimplemented,
+                    "reorder chain: descriptor %zu has compensation, which the single "
+                    "reorder would not produce",
+                    i);
+        if (!holds_exactly(mds[i - 1].data_type, b.data_type))
+            return failf(status_t::unimplemented,
+                    "reorder chain: descriptor %zu (%s) does not hold every %s value of "
+                    "the step before it exactly",
+                    i, dt2str(b.data_type), dt2str(mds[i - 1].data_type));
+    }
+    // A float source that leaves its type and comes back would be a bit copy
+    // when fused but a conversion when chained (signalling NaNs differ).
+    const bool float_src = a.data_type == relayout_bf16 || a.data_type == relayout_f16
+            || a.data_type == relayout_f32;
+    bool left_type = false;
+    for (size_t i = 1; i + 1 < n; ++i) left_type |= mds[i].data_type != a.data_type;
+    if (float_src && left_type && c.data_type == a.data_type && attr_is_identity(attrs.back()))
+        return fail(status_t::unimplemented,
+                "reorder chain: the source type leaves and comes back unchanged; the "
+                "single reorder would copy bits the chain converts");
+    RL_CHECK(reorder_pd_create(pd, a, src_engine, c, dst_engine, attrs.back()));
+    pd.plan_str = "chain of " + std::to_string(n - 1) + " fused: " + pd.plan_str;
     return status_t::success;
 }
 

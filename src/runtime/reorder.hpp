@@ -3,6 +3,8 @@
 #ifndef RELAYOUT_RUNTIME_REORDER_HPP
 #define RELAYOUT_RUNTIME_REORDER_HPP
 
+#include <vector>
+
 #include "runtime/objects.hpp"
 
 namespace relayout {
@@ -11,6 +13,15 @@ namespace impl {
 status_t reorder_pd_create(relayout_primitive_desc &pd, const memory_desc_t &src,
         relayout_engine *src_engine, const memory_desc_t &dst, relayout_engine *dst_engine,
         const attr_t &attr);
+
+// A chain of reorders mds[0] -> mds[1] -> ... -> mds[n-1] (attrs[i] on
+// step i) planned as the single reorder mds[0] -> mds[n-1] when that is
+// equivalent: every intermediate holds the previous values exactly (same
+// data type, or an exact widening) and only the last step changes values.
+// Otherwise unimplemented, naming the step that prevents it.
+status_t reorder_chain_pd_create(relayout_primitive_desc &pd,
+        const std::vector<memory_desc_t> &mds, const std::vector<attr_t> &attrs,
+        relayout_engine *src_engine, relayout_engine *dst_engine);
 
 status_t primitive_create(relayout_primitive *&prim, const relayout_primitive_desc &pd);
 

@@ -379,6 +379,74 @@ TEST(ReorderAny, NpuEngineHasNoPreferredLayout) {
     EXPECT_NE(what.find("address"), std::string::npos) << what;
 }
 
+// ---- chains of reorders ----------------------------------------------------------------------
+
+// Runs src_md -> mid_md -> dst_md as two reorders and as the fused chain;
+// both destinations must be byte-identical.
+void expect_chain_matches_steps(const memory::desc &a, const memory::desc &b,
+        const memory::desc &c, const primitive_attr &last) {
+    const engine &eng = cpu_engine();
+    std::vector<uint8_t> src(a.get_size());
+    for (size_t i = 0; i < src.size(); ++i) src[i] = uint8_t((i * 37 + 11) % 97);
+    if (a.get_data_type() == dt::f32)
+        for (size_t i = 0; i < src.size() / 4; ++i) {
+            const float v = float(int(i % 41) - 20) * 0.75f;
+            std::memcpy(&src[i * 4], &v, 4);
+        }
+    memory ma(a, eng, src.data()), mb(b, eng), mc1(c, eng), mc2(c, eng);
+    reorder(ma, mb).execute(cpu_stream(), ma, mb);
+    reorder(reorder::primitive_desc(eng, b, eng, c, last)).execute(cpu_stream(), mb, mc1);
+    const auto pd = reorder::primitive_desc::chain(eng, {a, b, c}, eng, {primitive_attr(), last});
+    EXPECT_EQ(pd.plan_str().rfind("chain of 2 fused", 0), 0u) << pd.plan_str();
+    EXPECT_TRUE(pd.src_desc() == a);
+    EXPECT_TRUE(pd.dst_desc() == c);
+    reorder(pd).execute(cpu_stream(), ma, mc2);
+    EXPECT_EQ(std::memcmp(mc1.get_data_handle(), mc2.get_data_handle(), c.get_size()), 0);
+}
+
+TEST(ReorderChain, LayoutStepsFuseIntoOneReorder) {
+    const dims_t dims = {2, 19, 5, 3};
+    primitive_attr scale;
+    scale.set_scales(RELAYOUT_ARG_SRC, 0, {0.5f});
+    expect_chain_matches_steps(memory::desc(dims, dt::f32, tag::nchw),
+            memory::desc(dims, dt::f32, tag::nChw16c), memory::desc(dims, dt::s8, tag::nhwc),
+            scale);
+}
+
+TEST(ReorderChain, ExactWideningFuses) {
+    const dims_t dims = {3, 17, 4, 2};
+    primitive_attr none;
+    expect_chain_matches_steps(memory::desc(dims, dt::s8, tag::nhwc),
+            memory::desc(dims, dt::f32, tag::nChw8c), memory::desc(dims, dt::s8, tag::nchw),
+            none);
+}
+
+TEST(ReorderChain, ValueChangesBeforeTheLastStepAreRefused) {
+    const engine &eng = cpu_engine();
+    const dims_t dims = {2, 8, 3, 3};
+    const memory::desc a(dims, dt::f32, tag::nchw), b(dims, dt::f32, tag::nhwc),
+            c(dims, dt::s8, tag::nChw8c);
+    primitive_attr scale, none;
+    scale.set_scales(RELAYOUT_ARG_SRC, 0, {2.f});
+    std::string what = expect_error(relayout_unimplemented,
+            [&] { reorder::primitive_desc::chain(eng, {a, b, c}, eng, {scale, none}); });
+    EXPECT_TRUE(contains_ci(what, "step 0")) << what;
+    // f32 -> s8 -> f32 loses the fractions.
+    const memory::desc lossy(dims, dt::s8, tag::nhwc), back(dims, dt::f32, tag::nchw);
+    what = expect_error(relayout_unimplemented,
+            [&] { reorder::primitive_desc::chain(eng, {a, lossy, back}, eng); });
+    EXPECT_TRUE(contains_ci(what, "exactly")) << what;
+    // f16 -> f32 -> f16: fused it would copy bits the chain converts.
+    const memory::desc h(dims, dt::f16, tag::nchw), f(dims, dt::f32, tag::nhwc),
+            h2(dims, dt::f16, tag::nChw8c);
+    expect_error(relayout_unimplemented,
+            [&] { reorder::primitive_desc::chain(eng, {h, f, h2}, eng); });
+    // Mismatched dims are the caller's error.
+    const memory::desc other({2, 8, 3, 4}, dt::f32, tag::nchw);
+    expect_error(relayout_invalid_arguments,
+            [&] { reorder::primitive_desc::chain(eng, {a, other, c}, eng); });
+}
+
 // ---- set_data_handle and user buffers ------------------------------------------------------
 
 TEST(MemoryHandle, SetDataHandleZeroFillsThePadding) {
