@@ -50,7 +50,8 @@ bool cpu_has(cpu_isa_t isa) {
     const auto &c = cpu();
     switch (isa) {
         case cpu_isa_t::none: return true;
-        case cpu_isa_t::avx2: return c.has(C::tAVX2) && c.has(C::tFMA) && c.has(C::tF16C);
+        case cpu_isa_t::avx2:
+            return c.has(C::tAVX2) && c.has(C::tFMA) && c.has(C::tF16C) && c.has(C::tBMI2);
         case cpu_isa_t::avx512_core:
             return cpu_has(cpu_isa_t::avx2) && c.has(C::tAVX512F) && c.has(C::tAVX512BW)
                     && c.has(C::tAVX512VL) && c.has(C::tAVX512DQ);

@@ -1,0 +1,317 @@
+#include "jit/x64/jit_reorder.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "common/env.hpp"
+#include "common/threading.hpp"
+#include "jit/x64/jit_reorder_kernel.hpp"
+#include "ref/numerics.hpp"
+
+namespace relayout {
+namespace impl {
+namespace x64 {
+
+namespace {
+
+// The driver: walks the kernel plan's driver nodes (a static balanced
+// split over the threads), computes each call's base offsets and the
+// value/zero extents of the micro nodes, and calls the generated kernel.
+class jit_reorder_impl_t : public jit_reorder_t {
+public:
+    jit_reorder_impl_t(const plan_t &p, const kernel_plan_t &kp,
+            std::unique_ptr<jit_generator_t> gen)
+        : p_(p), kp_(kp), gen_(std::move(gen)) {
+        fn_ = reinterpret_cast<jit_kernel_fn_t>(const_cast<void *>(gen_->entry()));
+        ssz_ = data_type_size(p_.sdt);
+        dsz_ = data_type_size(p_.ddt);
+        for (int m = 0; m < kp_.nmicro; ++m) {
+            const kloop_t &mk = kp_.micro[m];
+            micro_checked_[m] = mk.dim >= 0 && p_.check[mk.dim];
+        }
+        // Checked dims walked only by driver nodes decide per call.
+        for (int d = 0; d < p_.ndims; ++d) {
+            if (!p_.check[d]) continue;
+            bool in_micro = false;
+            for (int m = 0; m < kp_.nmicro; ++m)
+                if (kp_.micro[m].dim == d) in_micro = true;
+            if (!in_micro) driver_checked_.push_back(d);
+        }
+    }
+
+    std::string dump() const override { return kp_.dump(p_); }
+
+    status_t execute(const exec_ctx_t &ctx) const override {
+        if (p_.zero_volume) return status_t::success;
+        const dim_t total = kp_.driver_total;
+        int nthr = kp_.serial ? 1 : max_threads();
+        if (nthr > total) nthr = (int)std::max<dim_t>(total, 1);
+        const bool comp = p_.s8s8_comp || p_.zp_comp;
+        const dim_t ns = p_.s8s8_count, nz = p_.zp_count;
+        // Compensation: per-thread integer sums of the stored values, read
+        // back from the tile each call has just written (still in L1).
+        std::vector<int64_t> acc(comp ? size_t(nthr) * (ns + nz) : 0, 0);
+        if (nthr <= 1) {
+            run(ctx, 0, total, comp ? acc.data() : nullptr);
+        } else {
+            parallel(nthr, [&](int ithr, int nt) {
+                dim_t start, end;
+                balance211(total, nt, ithr, start, end);
+                if (start < end)
+                    run(ctx, start, end, comp ? acc.data() + size_t(ithr) * (ns + nz) : nullptr);
+            });
+        }
+        if (comp) {
+            int32_t *out = reinterpret_cast<int32_t *>(
+                    static_cast<char *>(ctx.dst) + p_.comp_offset_bytes);
+            for (dim_t m = 0; m < ns + nz; ++m) {
+                int64_t s = 0;
+                for (int t = 0; t < nthr; ++t) s += acc[size_t(t) * (ns + nz) + m];
+                out[m] = static_cast<int32_t>(m < ns ? -128 * s : -s);
+            }
+        }
+        return status_t::success;
+    }
+
+private:
+    // Adds the values a call stored (its baked loops around the micro
+    // tile; the data is still in L1/L2) to the compensation sums.
+    template <typename T>
+    void accumulate_t(const T *dst, dim_t ci, dim_t zi, const jit_call_args_t &a,
+            int64_t *acc, int l) const {
+        if (l < (int)kp_.loops.size()) {
+            const kloop_t &lp = kp_.loops[l];
+            for (dim_t i = 0; i < lp.n; ++i)
+                accumulate_t(dst + i * lp.os, ci + i * lp.cs, zi + i * lp.zs, a, acc, l + 1);
+            return;
+        }
+        const kloop_t &A = kp_.micro[0];
+        const bool two = kp_.nmicro > 1;
+        const dim_t vb = two ? a.v[1] : 1;
+        const kloop_t &B = kp_.micro[1];
+        if (two && B.in_n > 1) {
+            // Interleave: lane ib = (ib / in_n, ib % in_n) of (B, B.in).
+            int64_t *zacc2 = acc + p_.s8s8_count;
+            const dim_t vb = a.v[1];
+            if (B.in_os == 1 && B.os == B.in_n && B.in_cs == 0 && B.in_zs == 0
+                    && A.cs == 0 && A.zs == 0 && vb <= 64) {
+                // Lanes contiguous, one sum per B position (4i16o4i: per o),
+                // the same for every row: sum the rows first (int32 is
+                // exact: at most 64 x rows x 255).
+                int32_t grp[64] = {0};
+                const dim_t ng = div_up(vb, B.in_n);
+                for (dim_t ia = 0; ia < a.v[0]; ++ia) {
+                    const T *row = dst + ia * A.os;
+                    if (vb == ng * B.in_n && B.in_n == 4) {
+                        for (dim_t g = 0; g < ng; ++g)
+                            grp[g] += row[4 * g] + row[4 * g + 1] + row[4 * g + 2]
+                                    + row[4 * g + 3];
+                    } else {
+                        for (dim_t ib = 0; ib < vb; ++ib) grp[ib / B.in_n] += row[ib];
+                    }
+                }
+                const bool s8s8 = p_.s8s8_comp, zp = p_.zp_comp;
+                for (dim_t g = 0; g < ng; ++g) {
+                    if (s8s8) acc[ci + g * B.cs] += grp[g];
+                    if (zp) zacc2[zi + g * B.zs] += grp[g];
+                }
+                return;
+            }
+            for (dim_t ia = 0; ia < a.v[0]; ++ia)
+                for (dim_t i2 = 0; i2 * B.in_n < vb; ++i2) {
+                    const T *p = dst + ia * A.os + i2 * B.os;
+                    const dim_t n1 = std::min(B.in_n, vb - i2 * B.in_n);
+                    if (p_.s8s8_comp) {
+                        int64_t *c = acc + ci + ia * A.cs + i2 * B.cs;
+                        for (dim_t i1 = 0; i1 < n1; ++i1) c[i1 * B.in_cs] += p[i1 * B.in_os];
+                    }
+                    if (p_.zp_comp) {
+                        int64_t *c = zacc2 + zi + ia * A.zs + i2 * B.zs;
+                        for (dim_t i1 = 0; i1 < n1; ++i1) c[i1 * B.in_zs] += p[i1 * B.in_os];
+                    }
+                }
+            return;
+        }
+        const dim_t bos = two ? B.os : 0, bcs = two ? B.cs : 0, bzs = two ? B.zs : 0;
+        int64_t *zacc = acc + p_.s8s8_count;
+        for (dim_t ia = 0; ia < a.v[0]; ++ia) {
+            const T *row = dst + ia * A.os;
+            const dim_t c0 = ci + ia * A.cs, z0 = zi + ia * A.zs;
+            if (p_.s8s8_comp) {
+                if (bcs == 0) {
+                    int64_t s = 0;
+                    for (dim_t ib = 0; ib < vb; ++ib) s += row[ib * bos];
+                    acc[c0] += s;
+                } else {
+                    for (dim_t ib = 0; ib < vb; ++ib) acc[c0 + ib * bcs] += row[ib * bos];
+                }
+            }
+            if (p_.zp_comp) {
+                if (bzs == 0) {
+                    int64_t s = 0;
+                    for (dim_t ib = 0; ib < vb; ++ib) s += row[ib * bos];
+                    zacc[z0] += s;
+                } else {
+                    for (dim_t ib = 0; ib < vb; ++ib) zacc[z0 + ib * bzs] += row[ib * bos];
+                }
+            }
+        }
+    }
+    void accumulate(const char *dst, dim_t ci, dim_t zi, const jit_call_args_t &a,
+            int64_t *acc) const {
+        if (p_.ddt == relayout_s8)
+            accumulate_t(reinterpret_cast<const int8_t *>(dst), ci, zi, a, acc, 0);
+        else if (p_.ddt == relayout_u8)
+            accumulate_t(reinterpret_cast<const uint8_t *>(dst), ci, zi, a, acc, 0);
+    }
+
+    void run(const exec_ctx_t &ctx, dim_t start, dim_t end, int64_t *acc) const {
+        const int K = (int)kp_.driver.size();
+        dim_t ctr[2 * max_ndims + 2];
+        {
+            dim_t idx = start;
+            for (int k = K - 1; k >= 0; --k) {
+                ctr[k] = idx % kp_.driver[k].n;
+                idx /= kp_.driver[k].n;
+            }
+        }
+        const char *src = static_cast<const char *>(ctx.src);
+        char *dst = static_cast<char *>(ctx.dst);
+        jit_call_args_t a;
+        for (dim_t it = start; it < end; ++it) {
+            dim_t soff = p_.src_off0, doff = p_.dst_off0, si = 0, di = 0, ci = 0, zi = 0;
+            dim_t pos[max_ndims] = {0};
+            dim_t outer[2] = {0, 0};
+            for (int k = 0; k < K; ++k) {
+                const kloop_t &l = kp_.driver[k];
+                const dim_t i = ctr[k];
+                if (l.tab >= 0) {
+                    soff += p_.tabs[l.tab].src[i];
+                    doff += p_.tabs[l.tab].dst[i];
+                } else {
+                    soff += i * l.is;
+                    doff += i * l.os;
+                }
+                si += i * l.ss;
+                di += i * l.ds;
+                ci += i * l.cs;
+                zi += i * l.zs;
+                if (l.dim >= 0) pos[l.dim] += i * l.mult;
+                if (l.split_of >= 0) outer[l.split_of] = i * kp_.micro[l.split_of].n;
+            }
+            bool skip = false, zero = false;
+            for (int d : driver_checked_) {
+                if (pos[d] >= p_.dst_padded[d]) skip = true;
+                if (pos[d] >= p_.dims[d]) zero = true;
+            }
+            if (!skip) {
+                for (int m = 0; m < 2; ++m) {
+                    if (m >= kp_.nmicro) {
+                        a.v[m] = a.z[m] = 1;
+                        continue;
+                    }
+                    const kloop_t &mk = kp_.micro[m];
+                    const dim_t cnt = std::min(mk.n, mk.total - outer[m]);
+                    dim_t v = cnt, z = cnt;
+                    if (micro_checked_[m]) {
+                        const dim_t P = pos[mk.dim];
+                        v = std::max<dim_t>(0, std::min(cnt, div_up(p_.dims[mk.dim] - P, mk.mult)));
+                        z = std::max<dim_t>(
+                                0, std::min(cnt, div_up(p_.dst_padded[mk.dim] - P, mk.mult)));
+                    }
+                    a.v[m] = zero ? 0 : v * mk.in_n;
+                    a.z[m] = z * mk.in_n;
+                    if (z <= 0) skip = true;
+                }
+            }
+            if (!skip) {
+                a.src = src + soff * ssz_;
+                a.dst = dst + doff * dsz_;
+                a.nt = (reinterpret_cast<uintptr_t>(a.dst) & 63) == 0;
+                a.src_scales = ctx.src_scales ? ctx.src_scales + si : nullptr;
+                a.dst_scales = ctx.dst_scales ? ctx.dst_scales + di : nullptr;
+                fn_(&a);
+                if (acc) accumulate(static_cast<const char *>(a.dst), ci, zi, a, acc);
+            }
+            for (int k = K - 1; k >= 0; --k) {
+                if (++ctr[k] < kp_.driver[k].n) break;
+                ctr[k] = 0;
+            }
+        }
+    }
+
+    plan_t p_;
+    kernel_plan_t kp_;
+    std::unique_ptr<jit_generator_t> gen_;
+    jit_kernel_fn_t fn_;
+    size_t ssz_, dsz_;
+    bool micro_checked_[2] = {false, false};
+    std::vector<int> driver_checked_;
+};
+
+// A zero-volume reorder: nothing to run, nothing to generate.
+class jit_noop_t : public jit_reorder_t {
+public:
+    status_t execute(const exec_ctx_t &) const override { return status_t::success; }
+    std::string dump() const override { return "zero-volume"; }
+};
+
+} // namespace
+
+kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
+    kernel_plan_params_t prm;
+    prm.vlen = isa == cpu_isa_t::avx512_core ? 16 : 8;
+    // A call writes whole cache lines of each dst row: a line written in
+    // pieces by calls far apart is read for ownership again each time.
+    prm.tile_b = std::max<dim_t>(16, 64 / (dim_t)std::max<size_t>(1, data_type_size(p.ddt)));
+    // Tuning knobs (experiments only; part of no cache key).
+    static const int tb = getenv_int("RELAYOUT_JIT_TILE_B", 0);
+    static const int tp = getenv_int("RELAYOUT_JIT_TILE_PLANE", 0);
+    if (tb > 0) prm.tile_b = tb;
+    if (tp > 0) prm.tile_plane = tp;
+    return prm;
+}
+
+status_t jit_reorder_accept(
+        const plan_t &p, cpu_isa_t isa, std::string &name, std::string *kplan) {
+    if (!isa_allowed(isa))
+        return failf(status_t::unimplemented, "%s is not available (cpu or cap)", isa2str(isa));
+    if (!is_valid_data_type(p.sdt) || !is_valid_data_type(p.ddt))
+        return fail(status_t::unimplemented, "jit: data types not supported");
+    if ((p.s8s8_comp || p.zp_comp) && p.ddt != relayout_s8 && p.ddt != relayout_u8)
+        return fail(status_t::unimplemented, "jit: compensation needs an s8 or u8 dst");
+    if (p.zero_volume) {
+        name = std::string("jit:") + isa2str(isa) + ":copy";
+        return status_t::success;
+    }
+    if ((int)p.nodes.size() > 2 * max_ndims)
+        return fail(status_t::unimplemented, "jit: too many nodes");
+    kernel_plan_t kp;
+    RL_CHECK(kernel_plan_create(kp, p, jit_plan_params(isa, p)));
+    jit_reorder_desc_t d;
+    jit_reorder_desc_init(d, isa, p, kp);
+    RL_CHECK(jit_reorder_desc_check(d));
+    name = std::string("jit:") + isa2str(isa) + ":" + strategy2str(kp.strategy);
+    if (kplan) *kplan = kp.dump(p);
+    return status_t::success;
+}
+
+status_t jit_reorder_create(
+        const plan_t &p, cpu_isa_t isa, std::unique_ptr<jit_reorder_t> &out) {
+    if (p.zero_volume) {
+        out.reset(new jit_noop_t());
+        return status_t::success;
+    }
+    kernel_plan_t kp;
+    RL_CHECK(kernel_plan_create(kp, p, jit_plan_params(isa, p)));
+    jit_reorder_desc_t d;
+    jit_reorder_desc_init(d, isa, p, kp);
+    std::unique_ptr<jit_generator_t> gen;
+    RL_CHECK(jit_reorder_generate(d, gen));
+    out.reset(new jit_reorder_impl_t(p, kp, std::move(gen)));
+    return status_t::success;
+}
+
+} // namespace x64
+} // namespace impl
+} // namespace relayout

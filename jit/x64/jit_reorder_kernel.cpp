@@ -1,0 +1,968 @@
+#include "jit/x64/jit_reorder_kernel.hpp"
+
+#include <cstring>
+#include <string>
+
+namespace relayout {
+namespace impl {
+namespace x64 {
+
+namespace {
+
+using namespace Xbyak;
+
+// Stack scratch, at [rsp] (64-byte aligned).
+constexpr int buf_src = 0; // AVX2 tails: elements gathered into a vector
+constexpr int buf_old = 64;
+constexpr int buf_ssc = 128;
+constexpr int buf_dsc = 192;
+constexpr int buf_dst = 256;
+constexpr int s_cnt_load = 320; // lanes loaded from a src row
+constexpr int s_cnt_v = 328; // lanes holding values
+constexpr int s_cnt_z = 336; // lanes stored
+constexpr int s_v0 = 344; // v[0], v[1], z[0], z[1] of the call
+constexpr int s_z0 = 360;
+constexpr int s_loop = 376; // baked loop counters (3)
+constexpr int s_row_v = 400; // transpose: rows holding values
+constexpr int s_row_z = 408; // transpose: rows stored
+constexpr int s_nt = 416; // non-temporal stores allowed for this call
+constexpr int stack_bytes = 448;
+
+bool fits32(int64_t v) { return v >= -(int64_t(1) << 30) && v < (int64_t(1) << 30); }
+
+bool is_int(data_type_t dt) {
+    return dt == relayout_s32 || dt == relayout_s16 || dt == relayout_u16 || dt == relayout_s8
+            || dt == relayout_u8;
+}
+
+class reorder_gen_t : public jit_generator_t {
+public:
+    reorder_gen_t(const jit_reorder_desc_t &d, const std::string &name, size_t size)
+        : jit_generator_t(name, size), d_(d) {
+        z_ = d.isa == cpu_isa_t::avx512_core;
+        W_ = z_ ? 16 : 8;
+        ssz_ = (int)data_type_size(d.sdt);
+        dsz_ = (int)data_type_size(d.ddt);
+        generate();
+    }
+
+private:
+    const jit_reorder_desc_t d_;
+    bool z_; // AVX-512
+    int W_; // 32-bit lanes of a vector
+    int ssz_, dsz_;
+    int tb_ = 8; // first temporary vector register
+    bool xmm_mode_ = false; // scalar strategy: one lane in an xmm
+    // Lanes of the dst vector walk the B (transpose) or V (copy) node: the
+    // scales are vectors there when their index advances by one per lane.
+    bool ssc_vec_ = false, dsc_vec_ = false;
+
+    Label c_onef_, c_szp_, c_dzp_, c_beta_, c_sa_, c_lo_, c_hi_, c_one_, c_7fff_, c_40_, c_iota_;
+
+    // ---- registers -------------------------------------------------------
+    Xmm vr(int i) const {
+        if (xmm_mode_) return Xmm(i);
+        return z_ ? Xmm(Zmm(i)) : Xmm(Ymm(i));
+    }
+    Xmm tmp(int i) const { return vr(tb_ + i); }
+    Address cst(const Label &l) { return ptr[rip + l]; }
+
+    bool value_path() const { return !d_.bit_copy; }
+
+    // ---- element loads and stores -----------------------------------------
+    // Loads lanes of `dt` at `a` into 32-bit lanes of vr(vi): values as f32
+    // (value path) or zero-extended bits (bit copy).
+    void load_lanes(int vi, const Address &a, const Opmask *k, data_type_t dt) {
+        Xmm v = vr(vi);
+        Xmm vd = k ? (v | *k | T_z) : v;
+        const int sz = (int)data_type_size(dt);
+        const bool val = value_path();
+        if (val && dt == relayout_f16) {
+            vcvtph2ps(vd, a);
+            return;
+        }
+        if (sz == 4)
+            vmovups(vd, a);
+        else if (sz == 2)
+            (val && dt == relayout_s16) ? vpmovsxwd(vd, a) : vpmovzxwd(vd, a);
+        else
+            (val && dt == relayout_s8) ? vpmovsxbd(vd, a) : vpmovzxbd(vd, a);
+        if (!val) return;
+        if (dt == relayout_bf16)
+            vpslld(v, v, 16);
+        else if (is_int(dt))
+            vcvtdq2ps(v, v);
+    }
+
+    // One element at `a` into lane 0 of xmm(vi) (scalar strategy).
+    void load_elem(int vi, const Address &a, data_type_t dt) {
+        const Xmm v = Xmm(vi);
+        const int sz = (int)data_type_size(dt);
+        const bool val = value_path();
+        if (sz == 4) {
+            vmovd(v, a);
+        } else {
+            if (sz == 2)
+                (val && dt == relayout_s16) ? movsx(r13d, word[a.getRegExp()])
+                                            : movzx(r13d, word[a.getRegExp()]);
+            else
+                (val && dt == relayout_s8) ? movsx(r13d, byte[a.getRegExp()])
+                                           : movzx(r13d, byte[a.getRegExp()]);
+            vmovd(v, r13d);
+        }
+        if (!val) return;
+        if (dt == relayout_f16)
+            vcvtph2ps(v, v);
+        else if (dt == relayout_bf16)
+            vpslld(v, v, 16);
+        else if (is_int(dt))
+            vcvtdq2ps(v, v);
+    }
+
+    // Stores the 32-bit lanes of vr(vi) (finalized) as `ddt` at `a`.
+    void store_lanes(int vi, const Address &a, const Opmask *k) {
+        const data_type_t dt = d_.ddt;
+        const bool val = value_path();
+        if (z_) {
+            const Zmm v(vi);
+            const Address ad = k ? (a | *k) : a;
+            if (val && dt == relayout_f16)
+                vcvtps2ph(ad, v, 0);
+            else if (dsz_ == 4)
+                vmovups(ad, v);
+            else if (dsz_ == 2) {
+                // Narrow in registers, then a plain store: the memory forms
+                // of vpmov* are slow on Zen 4.
+                const Ymm t(tb_ + 7);
+                vpmovdw(t, v);
+                vmovdqu16(ad, t);
+            } else {
+                const Xmm t(tb_ + 7);
+                vpmovdb(t, v);
+                vmovdqu8(ad, t);
+            }
+            return;
+        }
+        const Ymm v(vi);
+        const Xmm x(vi), t(tb_ + 7);
+        if (val && dt == relayout_f16) {
+            vcvtps2ph(x, v, 0);
+            vmovdqu(a, x);
+        } else if (dsz_ == 4) {
+            vmovups(a, v);
+        } else {
+            vextracti128(t, v, 1);
+            const bool sgn = val && (dt == relayout_s16 || dt == relayout_s8);
+            sgn ? vpackssdw(x, x, t) : vpackusdw(x, x, t);
+            if (dsz_ == 2) {
+                vmovdqu(a, x);
+            } else {
+                sgn ? vpacksswb(x, x, x) : vpackuswb(x, x, x);
+                vmovq(a, x);
+            }
+        }
+    }
+
+    // Lane 0 of xmm(vi) as one `ddt` element at `a`.
+    void store_elem(int vi, const RegExp &a) {
+        const data_type_t dt = d_.ddt;
+        const bool val = value_path();
+        const Xmm x(vi);
+        if (dsz_ == 4) {
+            vmovd(ptr[a], x);
+            return;
+        }
+        if (val && dt == relayout_f16) {
+            vcvtps2ph(x, x, 0);
+        } else {
+            const bool sgn = val && (dt == relayout_s16 || dt == relayout_s8);
+            sgn ? vpackssdw(x, x, x) : vpackusdw(x, x, x);
+            if (dsz_ == 1) sgn ? vpacksswb(x, x, x) : vpackuswb(x, x, x);
+        }
+        vmovd(r13d, x);
+        if (dsz_ == 2)
+            mov(word[a], r13w);
+        else
+            mov(byte[a], r13b);
+    }
+
+    // ---- value pipeline (ref/numerics.hpp compute_value + store_f32) ----
+    struct lane_src_t {
+        Address old; // dst element(s), for the sum post-op
+        Address ssc, dsc; // scales of lane 0
+        const Opmask *k; // AVX-512: value lanes (zero-masked loads)
+    };
+
+    void load_scale(const Xmm &t, const Address &a, bool vec, const Opmask *k) {
+        if (!vec || xmm_mode_)
+            vbroadcastss(t, a);
+        else if (k)
+            vmovups(t | *k | T_z, a);
+        else
+            vmovups(t, a);
+    }
+
+    void compute(int vi, const lane_src_t &io) {
+        const Xmm v = vr(vi);
+        const Xmm t0 = tmp(0), t1 = tmp(1);
+        if (d_.src_zp != 0.f) vsubps(v, v, cst(c_szp_));
+        // The reference always multiplies by the src scale (1 when absent):
+        // exact, but it quiets a signalling NaN, so keep it.
+        if (d_.src_scale) {
+            load_scale(t0, io.ssc, ssc_vec_, io.k);
+            vmulps(v, t0, v);
+        } else {
+            vmulps(v, v, cst(c_onef_));
+        }
+        if (d_.beta != 0.f) {
+            if (xmm_mode_)
+                load_elem(tb_ + 1, io.old, d_.ddt);
+            else
+                load_lanes(tb_ + 1, io.old, io.k, d_.ddt);
+            if (d_.dst_zp != 0.f) vsubps(t1, t1, cst(c_dzp_));
+            vmulps(t1, t1, cst(c_beta_));
+            vaddps(v, v, t1);
+        }
+        if (d_.dst_scale) {
+            load_scale(t0, io.dsc, dsc_vec_, io.k);
+            vdivps(v, v, t0);
+        }
+        // Zero points only when non-zero: x + 0 would turn -0 into +0.
+        if (d_.dst_zp != 0.f) vaddps(v, v, cst(c_dzp_));
+        if (d_.scale_adjust != 1.f) vmulps(v, v, cst(c_sa_));
+        finalize_lanes(vi);
+    }
+
+    // f32 -> the 32-bit lane form store_lanes expects.
+    void finalize_lanes(int vi) {
+        const Xmm v = vr(vi);
+        if (is_int(d_.ddt)) {
+            vmaxps(v, v, cst(c_lo_)); // NaN -> lo: the second operand wins
+            vminps(v, v, cst(c_hi_));
+            vcvtps2dq(v, v);
+        } else if (d_.ddt == relayout_bf16) {
+            // Round to nearest even in integers; NaN keeps its top bits,
+            // quieted. vcvtneps2bf16 would flush denormals.
+            const Xmm t0 = tmp(2), t1 = tmp(3);
+            vpsrld(t0, v, 16);
+            if (z_ && !xmm_mode_) {
+                vpandd(t0, t0, cst(c_one_));
+                vpaddd(t0, t0, cst(c_7fff_));
+                vpaddd(t0, t0, v);
+                vpsrld(t0, t0, 16);
+                vcmpps(k4, v, v, 3); // unordered: NaN
+                vpsrld(t1, v, 16);
+                vpord(t1, t1, cst(c_40_));
+                vmovdqa32(t0 | k4, t1);
+                vmovdqa32(v, t0);
+            } else {
+                vpand(t0, t0, cst(c_one_));
+                vpaddd(t0, t0, cst(c_7fff_));
+                vpaddd(t0, t0, v);
+                vpsrld(t0, t0, 16);
+                const Xmm m = tmp(4);
+                vcmpps(m, v, v, 3);
+                vpsrld(t1, v, 16);
+                vpor(t1, t1, cst(c_40_));
+                vblendvps(v, t0, t1, m);
+            }
+        }
+    }
+
+    // AVX-512 opmask of the first `count` lanes (count in a stack slot).
+    void mask_from_slot(const Opmask &k, int slot, int lanes) {
+        mov(r14, -1);
+        mov(r13, qword[rsp + slot]);
+        bzhi(r14, r14, r13);
+        if (lanes > 16)
+            kmovq(k, r14);
+        else
+            kmovw(k, r14d);
+    }
+    // AVX2: all-ones in the first `count` lanes of tmp(5).
+    void lane_mask_from_slot(int slot) {
+        const Ymm m(tb_ + 5);
+        vpbroadcastd(m, ptr[rsp + slot]);
+        vpcmpgtd(m, m, cst(c_iota_));
+    }
+    void vpxord_or_xor(int vi) {
+        if (z_)
+            vpxord(Zmm(vi), Zmm(vi), Zmm(vi));
+        else
+            vpxor(Ymm(vi), Ymm(vi), Ymm(vi));
+    }
+    void zero_dead_lanes(int vi) {
+        if (z_)
+            vmovdqa32(vr(vi) | k2 | T_z, vr(vi));
+        else
+            vpand(vr(vi), vr(vi), tmp(5));
+    }
+
+    // Copies `count` (stack slot) elements of `esz` bytes between two
+    // base-only addresses, one at a time (AVX2 tails). Uses r12, r13.
+    void copy_elems(const RegExp &dst, const RegExp &src, int slot, int esz) {
+        Label l, done;
+        xor_(r12, r12);
+        L(l);
+        cmp(r12, qword[rsp + slot]);
+        jge(done, T_NEAR);
+        const RegExp s = src + r12 * esz, t = dst + r12 * esz;
+        if (esz == 4) {
+            mov(r13d, dword[s]);
+            mov(dword[t], r13d);
+        } else if (esz == 2) {
+            mov(r13w, word[s]);
+            mov(word[t], r13w);
+        } else {
+            mov(r13b, byte[s]);
+            mov(byte[t], r13b);
+        }
+        inc(r12);
+        jmp(l);
+        L(done);
+    }
+    void zero_buf(int off) {
+        for (int i = 0; i < 64; i += 8) mov(qword[rsp + off + i], 0);
+    }
+    // AVX2: `count` elements at r14-based address into a zeroed buffer.
+    void gather_to_buf(int buf, const RegExp &src_addr, int slot, int esz) {
+        zero_buf(buf);
+        lea(r14, ptr[src_addr]);
+        copy_elems(rsp + buf, r14, slot, esz);
+    }
+
+    // r = clamp(a - b, 0, hi) with a, b operands; uses r14.
+    void clamp_diff(const Reg64 &r, const Operand &a, const Reg64 &b, int hi) {
+        mov(r, a);
+        sub(r, b);
+        xor_(r14, r14);
+        cmp(r, 0);
+        cmovl(r, r14);
+        mov(r14, hi);
+        cmp(r, r14);
+        cmovg(r, r14);
+    }
+
+    void add_imm(const Reg64 &r, int64_t v) {
+        if (v == 0) return;
+        if (fits32(v))
+            add(r, (int)v);
+        else {
+            mov(r15, v);
+            add(r, r15);
+        }
+    }
+
+    // ---- strategies -------------------------------------------------------
+    void gen_copy_bits();
+    void gen_copy();
+    void gen_transpose();
+    void gen_scalar();
+    void transpose_tile();
+    void generate();
+    void emit_constants();
+};
+
+void reorder_gen_t::emit_constants() {
+    auto f = [&](Label &l, float v) {
+        align(64);
+        L(l);
+        uint32_t u;
+        std::memcpy(&u, &v, 4);
+        for (int i = 0; i < 16; ++i) dd(u);
+    };
+    auto u = [&](Label &l, uint32_t v) {
+        align(64);
+        L(l);
+        for (int i = 0; i < 16; ++i) dd(v);
+    };
+    f(c_onef_, 1.f);
+    f(c_szp_, d_.src_zp);
+    f(c_dzp_, d_.dst_zp);
+    f(c_beta_, d_.beta);
+    f(c_sa_, d_.scale_adjust);
+    float lo = 0, hi = 0;
+    switch (d_.ddt) {
+        case relayout_s32: lo = int_limits<relayout_s32>::lo, hi = int_limits<relayout_s32>::hi; break;
+        case relayout_s16: lo = int_limits<relayout_s16>::lo, hi = int_limits<relayout_s16>::hi; break;
+        case relayout_u16: lo = int_limits<relayout_u16>::lo, hi = int_limits<relayout_u16>::hi; break;
+        case relayout_s8: lo = int_limits<relayout_s8>::lo, hi = int_limits<relayout_s8>::hi; break;
+        case relayout_u8: lo = int_limits<relayout_u8>::lo, hi = int_limits<relayout_u8>::hi; break;
+        default: break;
+    }
+    f(c_lo_, lo);
+    f(c_hi_, hi);
+    u(c_one_, 1);
+    u(c_7fff_, 0x7fff);
+    u(c_40_, 0x40);
+    align(64);
+    L(c_iota_);
+    for (int i = 0; i < 16; ++i) dd(i);
+}
+
+// Bit copy with unit strides: bytes, four vectors per iteration.
+void reorder_gen_t::gen_copy_bits() {
+    const int VB = z_ ? 64 : 32; // bytes per vector
+    const int U = 4;
+    Label l4, l1, lt, lend;
+    mov(rbx, qword[rsp + s_v0]);
+    mov(rbp, qword[rsp + s_z0]);
+    if (ssz_ > 1) {
+        imul(rbx, rbx, ssz_);
+        imul(rbp, rbp, ssz_);
+    }
+    xor_(rax, rax);
+    auto vec = [&](int i) { return z_ ? Xmm(Zmm(i)) : Xmm(Ymm(i)); };
+    L(l4);
+    lea(rcx, ptr[rax + U * VB]);
+    cmp(rcx, rbx);
+    jg(l1, T_NEAR);
+    for (int j = 0; j < U; ++j) vmovups(vec(j), ptr[r8 + rax + j * VB]);
+    for (int j = 0; j < U; ++j) vmovups(ptr[r9 + rax + j * VB], vec(j));
+    add(rax, U * VB);
+    jmp(l4);
+    L(l1);
+    lea(rcx, ptr[rax + VB]);
+    cmp(rcx, rbx);
+    jg(lt, T_NEAR);
+    vmovups(vec(0), ptr[r8 + rax]);
+    vmovups(ptr[r9 + rax], vec(0));
+    add(rax, VB);
+    jmp(l1);
+    // Tail and zero padding: [rax, v) values, [v, z) zeros.
+    L(lt);
+    if (z_) {
+        Label lz;
+        L(lz);
+        cmp(rax, rbp);
+        jge(lend, T_NEAR);
+        clamp_diff(rcx, rbx, rax, VB);
+        mov(qword[rsp + s_cnt_v], rcx);
+        clamp_diff(rdx, rbp, rax, VB);
+        mov(qword[rsp + s_cnt_z], rdx);
+        mask_from_slot(k1, s_cnt_v, 64);
+        mask_from_slot(k3, s_cnt_z, 64);
+        vmovdqu8(Zmm(0) | k1 | T_z, ptr[r8 + rax]);
+        vmovdqu8(ptr[r9 + rax] | k3, Zmm(0));
+        add(rax, VB);
+        jmp(lz);
+    } else {
+        Label lv, lz;
+        L(lv);
+        cmp(rax, rbx);
+        jge(lz, T_NEAR);
+        mov(cl, byte[r8 + rax]);
+        mov(byte[r9 + rax], cl);
+        inc(rax);
+        jmp(lv);
+        L(lz);
+        cmp(rax, rbp);
+        jge(lend, T_NEAR);
+        mov(byte[r9 + rax], 0);
+        inc(rax);
+        jmp(lz);
+    }
+    L(lend);
+}
+
+// Value path with unit strides: 32-bit lanes, converted per vector.
+void reorder_gen_t::gen_copy() {
+    tb_ = 8;
+    ssc_vec_ = d_.ss[0] == 1;
+    dsc_vec_ = d_.ds[0] == 1;
+    const int U = 4;
+    Label lu, l1, lt, lend;
+    mov(rbx, qword[rsp + s_v0]);
+    mov(rbp, qword[rsp + s_z0]);
+    xor_(rax, rax);
+    auto io = [&](int off, const Opmask *k) {
+        lane_src_t s {ptr[r9 + rax * dsz_ + off * dsz_],
+                ssc_vec_ ? ptr[r10 + rax * 4 + off * 4] : ptr[r10],
+                dsc_vec_ ? ptr[r11 + rax * 4 + off * 4] : ptr[r11], k};
+        return s;
+    };
+    if (z_ && d_.nt) {
+        // Large dst: 4 vectors packed into whole 64-byte lines, streamed.
+        Label lnt, lnt_end;
+        cmp(qword[rsp + s_nt], 0);
+        je(lnt_end, T_NEAR);
+        L(lnt);
+        lea(rcx, ptr[rax + U * W_]);
+        cmp(rcx, rbx);
+        jg(lnt_end, T_NEAR);
+        for (int j = 0; j < U; ++j)
+            load_lanes(j, ptr[r8 + rax * ssz_ + j * W_ * ssz_], nullptr, d_.sdt);
+        for (int j = 0; j < U; ++j) compute(j, io(j * W_, nullptr));
+        if (dsz_ == 4) {
+            for (int j = 0; j < U; ++j) vmovntps(ptr[r9 + rax * 4 + j * 64], Zmm(j));
+        } else if (dsz_ == 2) {
+            for (int j = 0; j < U; ++j)
+                (d_.ddt == relayout_f16) ? vcvtps2ph(Ymm(j), Zmm(j), 0) : vpmovdw(Ymm(j), Zmm(j));
+            vinserti64x4(Zmm(0), Zmm(0), Ymm(1), 1);
+            vinserti64x4(Zmm(2), Zmm(2), Ymm(3), 1);
+            vmovntdq(ptr[r9 + rax * 2], Zmm(0));
+            vmovntdq(ptr[r9 + rax * 2 + 64], Zmm(2));
+        } else {
+            for (int j = 0; j < U; ++j) vpmovdb(Xmm(j), Zmm(j));
+            for (int j = 1; j < U; ++j) vinserti32x4(Zmm(0), Zmm(0), Xmm(j), j);
+            vmovntdq(ptr[r9 + rax], Zmm(0));
+        }
+        add(rax, U * W_);
+        jmp(lnt);
+        L(lnt_end);
+    }
+    for (int pass = 0; pass < 2; ++pass) {
+        const int u = pass == 0 ? U : 1;
+        Label &top = pass == 0 ? lu : l1;
+        Label &next = pass == 0 ? l1 : lt;
+        L(top);
+        lea(rcx, ptr[rax + u * W_]);
+        cmp(rcx, rbx);
+        jg(next, T_NEAR);
+        for (int j = 0; j < u; ++j)
+            load_lanes(j, ptr[r8 + rax * ssz_ + j * W_ * ssz_], nullptr, d_.sdt);
+        for (int j = 0; j < u; ++j) {
+            compute(j, io(j * W_, nullptr));
+            store_lanes(j, ptr[r9 + rax * dsz_ + j * W_ * dsz_], nullptr);
+        }
+        add(rax, u * W_);
+        jmp(top);
+    }
+    L(lt);
+    cmp(rax, rbp);
+    jge(lend, T_NEAR);
+    clamp_diff(rcx, rbx, rax, W_);
+    mov(qword[rsp + s_cnt_v], rcx);
+    clamp_diff(rdx, rbp, rax, W_);
+    mov(qword[rsp + s_cnt_z], rdx);
+    if (z_) {
+        mask_from_slot(k1, s_cnt_v, 16);
+        mask_from_slot(k3, s_cnt_z, 16);
+        kmovw(k2, k1);
+        load_lanes(0, ptr[r8 + rax * ssz_], &k1, d_.sdt);
+        compute(0, io(0, &k2));
+        zero_dead_lanes(0);
+        store_lanes(0, ptr[r9 + rax * dsz_], &k3);
+    } else {
+        gather_to_buf(buf_src, r8 + rax * ssz_, s_cnt_v, ssz_);
+        load_lanes(0, ptr[rsp + buf_src], nullptr, d_.sdt);
+        if (d_.beta != 0.f) gather_to_buf(buf_old, r9 + rax * dsz_, s_cnt_v, dsz_);
+        if (d_.src_scale && ssc_vec_) gather_to_buf(buf_ssc, r10 + rax * 4, s_cnt_v, 4);
+        if (d_.dst_scale && dsc_vec_) gather_to_buf(buf_dsc, r11 + rax * 4, s_cnt_v, 4);
+        lane_src_t s {ptr[rsp + buf_old], ssc_vec_ ? ptr[rsp + buf_ssc] : ptr[r10],
+                dsc_vec_ ? ptr[rsp + buf_dsc] : ptr[r11], nullptr};
+        compute(0, s);
+        lane_mask_from_slot(s_cnt_v);
+        zero_dead_lanes(0);
+        store_lanes(0, ptr[rsp + buf_dst], nullptr);
+        lea(r14, ptr[r9 + rax * dsz_]);
+        copy_elems(r14, rsp + buf_dst, s_cnt_z, dsz_);
+    }
+    add(rax, W_);
+    jmp(lt);
+    L(lend);
+}
+
+// Transposes the W x W 32-bit tile held in vr(0 .. W-1) (row b = lanes
+// along A) into rows along B, in place; vr(W .. 2W-1) are scratch.
+void reorder_gen_t::transpose_tile() {
+    if (z_) {
+        for (int i = 0; i < 8; ++i) {
+            vunpcklps(Zmm(16 + 2 * i), Zmm(2 * i), Zmm(2 * i + 1));
+            vunpckhps(Zmm(17 + 2 * i), Zmm(2 * i), Zmm(2 * i + 1));
+        }
+        for (int k = 0; k < 4; ++k) {
+            const int t = 16 + 4 * k;
+            vshufps(Zmm(4 * k + 0), Zmm(t), Zmm(t + 2), 0x44);
+            vshufps(Zmm(4 * k + 1), Zmm(t), Zmm(t + 2), 0xEE);
+            vshufps(Zmm(4 * k + 2), Zmm(t + 1), Zmm(t + 3), 0x44);
+            vshufps(Zmm(4 * k + 3), Zmm(t + 1), Zmm(t + 3), 0xEE);
+        }
+        for (int c = 0; c < 4; ++c) {
+            vshuff32x4(Zmm(16), Zmm(c), Zmm(4 + c), 0x88);
+            vshuff32x4(Zmm(17), Zmm(c), Zmm(4 + c), 0xDD);
+            vshuff32x4(Zmm(18), Zmm(8 + c), Zmm(12 + c), 0x88);
+            vshuff32x4(Zmm(19), Zmm(8 + c), Zmm(12 + c), 0xDD);
+            vshuff32x4(Zmm(c), Zmm(16), Zmm(18), 0x88);
+            vshuff32x4(Zmm(8 + c), Zmm(16), Zmm(18), 0xDD);
+            vshuff32x4(Zmm(4 + c), Zmm(17), Zmm(19), 0x88);
+            vshuff32x4(Zmm(12 + c), Zmm(17), Zmm(19), 0xDD);
+        }
+    } else {
+        for (int i = 0; i < 4; ++i) {
+            vunpcklps(Ymm(8 + 2 * i), Ymm(2 * i), Ymm(2 * i + 1));
+            vunpckhps(Ymm(9 + 2 * i), Ymm(2 * i), Ymm(2 * i + 1));
+        }
+        for (int k = 0; k < 2; ++k) {
+            const int t = 8 + 4 * k;
+            vshufps(Ymm(4 * k + 0), Ymm(t), Ymm(t + 2), 0x44);
+            vshufps(Ymm(4 * k + 1), Ymm(t), Ymm(t + 2), 0xEE);
+            vshufps(Ymm(4 * k + 2), Ymm(t + 1), Ymm(t + 3), 0x44);
+            vshufps(Ymm(4 * k + 3), Ymm(t + 1), Ymm(t + 3), 0xEE);
+        }
+        for (int c = 0; c < 4; ++c) {
+            vperm2f128(Ymm(8), Ymm(c), Ymm(4 + c), 0x20);
+            vperm2f128(Ymm(4 + c), Ymm(c), Ymm(4 + c), 0x31);
+            vmovaps(Ymm(c), Ymm(8));
+        }
+    }
+}
+
+// Register-tile transpose of the micro plane A x B.
+//   rax a0, r15 b0, rbx src at b0, rbp dst at b0, rcx src tile, rdx dst
+//   tile, rsi src scales of the tile, rdi dst scales of the tile.
+void reorder_gen_t::gen_transpose() {
+    tb_ = W_;
+    const int T = W_;
+    ssc_vec_ = d_.ss[1] == 1;
+    dsc_vec_ = d_.ds[1] == 1;
+    // Src row b of a tile (lane b of B): B's lanes are in_n inner positions
+    // (stride in_is) under B's own positions (stride is[1]).
+    const int64_t n1 = d_.in_n;
+    int log_n1 = 0;
+    while ((int64_t(1) << log_n1) < n1) ++log_n1;
+    auto row_disp = [&](int b) {
+        return ((b % n1) * d_.in_is + (b / n1) * d_.is[1]) * ssz_;
+    };
+    const int64_t isB = d_.is[1] * ssz_; // bytes per B position
+    const int64_t osA = d_.os[0] * dsz_; // bytes between dst rows
+    const int64_t ssA = d_.ss[0] * 4, dsA = d_.ds[0] * 4;
+    Label lb, lbend, la, laend, lgen, lnext;
+
+    // A tiles outer, B tiles inner: the B tiles of one A tile complete
+    // the same dst lines back to back (whole lines while they are in L1).
+    xor_(rax, rax);
+    L(la);
+    cmp(rax, qword[rsp + s_z0]);
+    jge(laend, T_NEAR);
+    xor_(r15, r15);
+    L(lb);
+    cmp(r15, qword[rsp + s_z0 + 8]);
+    jge(lbend, T_NEAR);
+    mov(rbx, r15);
+    if (log_n1) shr(rbx, log_n1);
+    imul(rbx, rbx, (int)isB);
+    add(rbx, r8);
+    lea(rbp, ptr[r9 + r15 * dsz_]);
+    lea(rcx, ptr[rbx + rax * ssz_]);
+    mov(rdx, rax);
+    imul(rdx, rdx, (int)osA);
+    add(rdx, rbp);
+    if (d_.src_scale) {
+        mov(rsi, r15);
+        imul(rsi, rsi, (int)(d_.ss[1] * 4));
+        mov(r14, rax);
+        imul(r14, r14, (int)ssA);
+        add(rsi, r14);
+        add(rsi, r10);
+    }
+    if (d_.dst_scale) {
+        mov(rdi, r15);
+        imul(rdi, rdi, (int)(d_.ds[1] * 4));
+        mov(r14, rax);
+        imul(r14, r14, (int)dsA);
+        add(rdi, r14);
+        add(rdi, r11);
+    }
+    // Full tile: every position a value.
+    lea(r14, ptr[rax + T]);
+    cmp(r14, qword[rsp + s_v0]);
+    jg(lgen, T_NEAR);
+    lea(r14, ptr[r15 + T]);
+    cmp(r14, qword[rsp + s_v0 + 8]);
+    jg(lgen, T_NEAR);
+    {
+        for (int b = 0; b < T; ++b) load_lanes(b, ptr[rcx + row_disp(b)], nullptr, d_.sdt);
+        transpose_tile();
+        const bool nt = d_.nt && dsz_ == 4 && osA % (4 * T) == 0;
+        Label lcached, lstored;
+        if (nt) {
+            cmp(qword[rsp + s_nt], 0);
+            je(lcached, T_NEAR);
+            for (int a = 0; a < T; ++a) {
+                if (value_path())
+                    compute(a, lane_src_t {ptr[rdx + a * osA], ptr[rsi + a * ssA],
+                                       ptr[rdi + a * dsA], nullptr});
+                vmovntps(ptr[rdx + a * osA], vr(a));
+            }
+            jmp(lstored, T_NEAR);
+        }
+        L(lcached);
+        for (int a = 0; a < T; ++a) {
+            if (value_path())
+                compute(a, lane_src_t {ptr[rdx + a * osA], ptr[rsi + a * ssA],
+                                   ptr[rdi + a * dsA], nullptr});
+            store_lanes(a, ptr[rdx + a * osA], nullptr);
+        }
+        L(lstored);
+    }
+    jmp(lnext, T_NEAR);
+    // Edge tile: counts of the tile.
+    L(lgen);
+    {
+        clamp_diff(r13, qword[rsp + s_v0], rax, T);
+        mov(qword[rsp + s_cnt_load], r13); // lanes of a src row (A)
+        mov(qword[rsp + s_row_v], r13); // dst rows with values
+        clamp_diff(r13, qword[rsp + s_z0], rax, T);
+        mov(qword[rsp + s_row_z], r13); // dst rows written
+        clamp_diff(r13, qword[rsp + s_v0 + 8], r15, T);
+        mov(qword[rsp + s_cnt_v], r13); // value lanes (B)
+        clamp_diff(r13, qword[rsp + s_z0 + 8], r15, T);
+        mov(qword[rsp + s_cnt_z], r13); // stored lanes
+        if (z_) {
+            mask_from_slot(k1, s_cnt_load, 16);
+            mask_from_slot(k2, s_cnt_v, 16);
+            mask_from_slot(k3, s_cnt_z, 16);
+        }
+        for (int b = 0; b < T; ++b) {
+            Label lzero, ldone;
+            cmp(qword[rsp + s_cnt_v], b);
+            jle(lzero, T_NEAR);
+            if (z_) {
+                load_lanes(b, ptr[rcx + row_disp(b)], &k1, d_.sdt);
+            } else {
+                gather_to_buf(buf_src, rcx + row_disp(b), s_cnt_load, ssz_);
+                load_lanes(b, ptr[rsp + buf_src], nullptr, d_.sdt);
+            }
+            jmp(ldone, T_NEAR);
+            L(lzero);
+            vpxord_or_xor(b);
+            L(ldone);
+        }
+        transpose_tile();
+        if (!z_ && value_path()) lane_mask_from_slot(s_cnt_v);
+        Label lend;
+        for (int a = 0; a < T; ++a) {
+            Label lzero, lstore;
+            cmp(qword[rsp + s_row_z], a);
+            jle(lend, T_NEAR);
+            cmp(qword[rsp + s_row_v], a);
+            jle(lzero, T_NEAR);
+            if (value_path()) {
+                if (z_) {
+                    compute(a, lane_src_t {ptr[rdx + a * osA], ptr[rsi + a * ssA],
+                                       ptr[rdi + a * dsA], &k2});
+                } else {
+                    if (d_.beta != 0.f) gather_to_buf(buf_old, rdx + a * osA, s_cnt_v, dsz_);
+                    if (d_.src_scale && ssc_vec_)
+                        gather_to_buf(buf_ssc, rsi + a * ssA, s_cnt_v, 4);
+                    if (d_.dst_scale && dsc_vec_)
+                        gather_to_buf(buf_dsc, rdi + a * dsA, s_cnt_v, 4);
+                    compute(a, lane_src_t {ptr[rsp + buf_old],
+                                       ssc_vec_ ? ptr[rsp + buf_ssc] : ptr[rsi + a * ssA],
+                                       dsc_vec_ ? ptr[rsp + buf_dsc] : ptr[rdi + a * dsA],
+                                       nullptr});
+                }
+                zero_dead_lanes(a);
+            }
+            jmp(lstore, T_NEAR);
+            L(lzero);
+            vpxord_or_xor(a);
+            L(lstore);
+            if (z_) {
+                store_lanes(a, ptr[rdx + a * osA], &k3);
+            } else {
+                store_lanes(a, ptr[rsp + buf_dst], nullptr);
+                lea(r14, ptr[rdx + a * osA]);
+                copy_elems(r14, rsp + buf_dst, s_cnt_z, dsz_);
+            }
+        }
+        L(lend);
+    }
+    L(lnext);
+    add(r15, T);
+    jmp(lb, T_NEAR);
+    L(lbend);
+    add(rax, T);
+    jmp(la, T_NEAR);
+    L(laend);
+}
+
+// One element at a time along the micro node, any strides.
+//   rax i, rbx v, rbp z, rcx src, rdx dst, rsi src scales, rdi dst scales.
+void reorder_gen_t::gen_scalar() {
+    xmm_mode_ = true;
+    tb_ = 8;
+    Label l, lzero, lnext, lend;
+    mov(rbx, qword[rsp + s_v0]);
+    mov(rbp, qword[rsp + s_z0]);
+    mov(rcx, r8);
+    mov(rdx, r9);
+    mov(rsi, r10);
+    mov(rdi, r11);
+    xor_(rax, rax);
+    L(l);
+    cmp(rax, rbp);
+    jge(lend, T_NEAR);
+    cmp(rax, rbx);
+    jge(lzero, T_NEAR);
+    load_elem(0, ptr[rcx], d_.sdt);
+    if (value_path()) compute(0, lane_src_t {ptr[rdx], ptr[rsi], ptr[rdi], nullptr});
+    store_elem(0, rdx);
+    jmp(lnext, T_NEAR);
+    L(lzero);
+    if (dsz_ == 4)
+        mov(dword[rdx], 0);
+    else if (dsz_ == 2)
+        mov(word[rdx], 0);
+    else
+        mov(byte[rdx], 0);
+    L(lnext);
+    add_imm(rcx, d_.is[0] * ssz_);
+    add_imm(rdx, d_.os[0] * dsz_);
+    if (d_.src_scale) add_imm(rsi, d_.ss[0] * 4);
+    if (d_.dst_scale) add_imm(rdi, d_.ds[0] * 4);
+    inc(rax);
+    jmp(l, T_NEAR);
+    L(lend);
+    xmm_mode_ = false;
+}
+
+void reorder_gen_t::generate() {
+    preamble(stack_bytes);
+    mov(r8, ptr[rdi + offsetof(jit_call_args_t, src)]);
+    mov(r9, ptr[rdi + offsetof(jit_call_args_t, dst)]);
+    mov(r10, ptr[rdi + offsetof(jit_call_args_t, src_scales)]);
+    mov(r11, ptr[rdi + offsetof(jit_call_args_t, dst_scales)]);
+    for (int m = 0; m < 2; ++m) {
+        mov(rax, ptr[rdi + offsetof(jit_call_args_t, v) + 8 * m]);
+        mov(qword[rsp + s_v0 + 8 * m], rax);
+        mov(rax, ptr[rdi + offsetof(jit_call_args_t, z) + 8 * m]);
+        mov(qword[rsp + s_z0 + 8 * m], rax);
+    }
+    mov(rax, ptr[rdi + offsetof(jit_call_args_t, nt)]);
+    mov(qword[rsp + s_nt], rax);
+    Label loops[jit_reorder_desc_t::max_loops];
+    for (int l = 0; l < d_.nloops; ++l) {
+        mov(qword[rsp + s_loop + 8 * l], (uint32_t)d_.loop_n[l]);
+        L(loops[l]);
+    }
+    switch (d_.strategy) {
+        case kernel_strategy_t::copy:
+            if (d_.bit_copy)
+                gen_copy_bits();
+            else
+                gen_copy();
+            break;
+        case kernel_strategy_t::transpose:
+        case kernel_strategy_t::interleave: gen_transpose(); break;
+        case kernel_strategy_t::scalar: gen_scalar(); break;
+    }
+    for (int l = d_.nloops - 1; l >= 0; --l) {
+        add_imm(r8, d_.loop_is[l] * ssz_);
+        add_imm(r9, d_.loop_os[l] * dsz_);
+        if (d_.src_scale) add_imm(r10, d_.loop_ss[l] * 4);
+        if (d_.dst_scale) add_imm(r11, d_.loop_ds[l] * 4);
+        dec(qword[rsp + s_loop + 8 * l]);
+        jnz(loops[l], T_NEAR);
+        add_imm(r8, -d_.loop_n[l] * d_.loop_is[l] * ssz_);
+        add_imm(r9, -d_.loop_n[l] * d_.loop_os[l] * dsz_);
+        if (d_.src_scale) add_imm(r10, -d_.loop_n[l] * d_.loop_ss[l] * 4);
+        if (d_.dst_scale) add_imm(r11, -d_.loop_n[l] * d_.loop_ds[l] * 4);
+    }
+    if (d_.nt) sfence(); // order the streaming stores before the caller's
+    postamble();
+    emit_constants();
+}
+
+} // namespace
+
+void jit_reorder_desc_init(jit_reorder_desc_t &d, cpu_isa_t isa, const plan_t &p,
+        const kernel_plan_t &kp) {
+    std::memset(&d, 0, sizeof(d));
+    d.isa = isa;
+    d.strategy = kp.strategy;
+    d.sdt = p.sdt;
+    d.ddt = p.ddt;
+    d.bit_copy = p.bit_copy;
+    d.src_scale = !p.bit_copy && p.src_scale_mask >= 0;
+    d.dst_scale = !p.bit_copy && p.dst_scale_mask >= 0;
+    d.src_zp = (float)p.src_zp;
+    d.dst_zp = (float)p.dst_zp;
+    d.beta = p.beta;
+    d.scale_adjust = p.scale_adjust;
+    for (int m = 0; m < kp.nmicro; ++m) {
+        d.n[m] = kp.micro[m].n;
+        d.is[m] = kp.micro[m].is;
+        d.os[m] = kp.micro[m].os;
+        d.ss[m] = kp.micro[m].ss;
+        d.ds[m] = kp.micro[m].ds;
+    }
+    d.in_n = 1;
+    d.in_is = 0;
+    d.nt = size_t(p.nelems()) * (data_type_size(p.sdt) + data_type_size(p.ddt))
+                    >= nt_threshold_bytes
+            && !p.bit_copy
+            && !p.s8s8_comp && !p.zp_comp && p.beta == 0.f;
+    if (kp.strategy == kernel_strategy_t::interleave) {
+        d.in_n = kp.micro[1].in_n;
+        d.in_is = kp.micro[1].in_is;
+        d.ss[1] = kp.micro[1].in_ss;
+        d.ds[1] = kp.micro[1].in_ds;
+    }
+    // Tiles of at most 8 lanes (nChw8c, 8-wide blocks): the 8x8 ymm tile
+    // does not waste half of every 16x16 one (measured 2x on Zen 4).
+    if (isa == cpu_isa_t::avx512_core
+            && (kp.strategy == kernel_strategy_t::transpose
+                    || kp.strategy == kernel_strategy_t::interleave)
+            && (d.n[1] * d.in_n <= 8 || (d.n[0] <= 8 && d.in_n == 1)))
+        d.isa = cpu_isa_t::avx2;
+    // Streaming stores only as whole 64-byte lines (zmm): half-line
+    // streaming stores are much slower than cached ones on Zen 4.
+    if (d.isa != cpu_isa_t::avx512_core) d.nt = false;
+    d.nloops = (int)kp.loops.size();
+    for (int l = 0; l < d.nloops; ++l) {
+        const auto &lp = kp.loops[l];
+        d.loop_n[l] = lp.n;
+        d.loop_is[l] = lp.is;
+        d.loop_os[l] = lp.os;
+        d.loop_ss[l] = lp.ss;
+        d.loop_ds[l] = lp.ds;
+    }
+}
+
+status_t jit_reorder_desc_check(const jit_reorder_desc_t &d) {
+    if (d.nloops > jit_reorder_desc_t::max_loops)
+        return fail(status_t::unimplemented, "jit: too many baked loops");
+    const int64_t ssz = data_type_size(d.sdt), dsz = data_type_size(d.ddt);
+    const int64_t T = d.isa == cpu_isa_t::avx512_core ? 16 : 8;
+    bool ok = true;
+    ok = ok && fits32(d.in_is * ssz * T) && d.in_is >= 0 && T % d.in_n == 0;
+    for (int m = 0; m < 2; ++m) {
+        ok = ok && fits32(d.is[m] * ssz * T) && fits32(d.os[m] * dsz * T)
+                && fits32(d.ss[m] * 4 * T) && fits32(d.ds[m] * 4 * T);
+        ok = ok && d.is[m] >= 0 && d.os[m] >= 0 && d.ss[m] >= 0 && d.ds[m] >= 0;
+    }
+    for (int l = 0; l < d.nloops; ++l) ok = ok && fits32(d.loop_n[l]);
+    if (!ok)
+        return fail(status_t::unimplemented,
+                "jit: strides do not fit the kernel's 32-bit displacements");
+    return status_t::success;
+}
+
+status_t jit_reorder_generate(
+        const jit_reorder_desc_t &d, std::unique_ptr<jit_generator_t> &gen) {
+    RL_CHECK(jit_reorder_desc_check(d));
+    const std::string name = std::string("reorder_") + isa2str(d.isa) + "_"
+            + strategy2str(d.strategy) + "_" + dt2str(d.sdt) + "_" + dt2str(d.ddt);
+    // The transpose edge tile unrolls W rows with masks: size the buffer
+    // for it, and retry larger on overflow (a fresh generator each time).
+    size_t size = d.strategy == kernel_strategy_t::transpose ? 64 * 1024 : 16 * 1024;
+    for (int attempt = 0; attempt < 3; ++attempt, size *= 4) {
+        std::unique_ptr<reorder_gen_t> g(new (std::nothrow) reorder_gen_t(d, name, size));
+        if (!g) return fail(status_t::out_of_memory, "jit: out of memory");
+        const int err = Xbyak::GetError();
+        if (err == Xbyak::ERR_CODE_IS_TOO_BIG) {
+            Xbyak::ClearError();
+            continue;
+        }
+        RL_CHECK(g->finalize());
+        gen = std::move(g);
+        return status_t::success;
+    }
+    return fail(status_t::runtime_error, "jit " + name + ": code too big");
+}
+
+} // namespace x64
+} // namespace impl
+} // namespace relayout

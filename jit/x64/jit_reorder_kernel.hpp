@@ -1,0 +1,85 @@
+// The reorder kernel generator: one Xbyak kernel per (kernel plan, ISA,
+// data types, attribute structure). The kernel runs the baked loops of a
+// kernel plan around its micro tile; the driver (jit_reorder.cpp) calls it
+// once per driver iteration.
+//
+// Strategies, each for AVX-512 (zmm, opmask tails) and AVX2 (ymm, tails
+// through a stack buffer with scalar moves: no vmaskmov stores, slow on AMD):
+//   copy      — unit stride on both sides: convert and store vectors
+//               (bit copies move bytes, 4 vectors per iteration);
+//   transpose — register-tile transpose, 16x16 (AVX-512) or 8x8 (AVX2) of
+//               32-bit lanes; 8- and 16-bit elements are widened on load
+//               and narrowed on store, so every type pair shares the tile;
+//   scalar    — one element at a time, any strides (the gather kernel).
+// Every element goes through the value pipeline of ref/numerics.hpp with
+// the same f32 operations in the same order (no FMA), so the results are
+// bit-identical to the reference.
+#ifndef RELAYOUT_JIT_X64_JIT_REORDER_KERNEL_HPP
+#define RELAYOUT_JIT_X64_JIT_REORDER_KERNEL_HPP
+
+#include <cstdint>
+#include <memory>
+
+#include "jit/x64/cpu_isa.hpp"
+#include "jit/x64/jit_generator.hpp"
+#include "plan/kernel_plan.hpp"
+
+namespace relayout {
+namespace impl {
+namespace x64 {
+
+// Arguments of one kernel call.
+struct jit_call_args_t {
+    const void *src; // base of the call (offsets of the driver applied)
+    void *dst;
+    const float *src_scales; // at the call's scale index, or nullptr
+    const float *dst_scales;
+    int64_t v[2]; // positions of the micro nodes holding values
+    int64_t z[2]; // positions to write (v..z-1 are zeros); beyond: skip
+    int64_t nt; // non-temporal stores allowed (the dst of the call is aligned)
+};
+
+using jit_kernel_fn_t = void (*)(const jit_call_args_t *);
+
+// Everything the generated code bakes in (a POD: hashable, printable).
+struct jit_reorder_desc_t {
+    static constexpr int max_loops = 3;
+    cpu_isa_t isa;
+    kernel_strategy_t strategy;
+    data_type_t sdt, ddt;
+    bool bit_copy;
+    bool src_scale, dst_scale; // scales are read (mask >= 0)
+    float src_zp, dst_zp, beta, scale_adjust;
+    dim_t n[2], is[2], os[2], ss[2], ds[2]; // micro nodes (A/V, B)
+    // Interleave: B's folded inner level (in_n lanes of src stride in_is);
+    // ss[1]/ds[1] are then the per-lane scale strides (0 or 1).
+    dim_t in_n, in_is;
+    bool nt; // the kernel has a non-temporal store path (large dst)
+    int nloops;
+    dim_t loop_n[max_loops], loop_is[max_loops], loop_os[max_loops], loop_ss[max_loops],
+            loop_ds[max_loops];
+};
+
+// Fills a desc from a plan and its kernel plan.
+void jit_reorder_desc_init(jit_reorder_desc_t &d, cpu_isa_t isa, const plan_t &p,
+        const kernel_plan_t &kp);
+
+// Reorders moving at least this many bytes (src + dst, 1.5x the 32 MiB L3
+// of the target machine) bypass the caches with non-temporal stores: the
+// dst cannot stay in the last-level cache anyway, and streaming stores
+// save the read-for-ownership of every line.
+constexpr size_t nt_threshold_bytes = size_t(48) << 20;
+
+// Whether the generator can express `d` (immediates fit, ...); the reason
+// is left as the error message when not.
+status_t jit_reorder_desc_check(const jit_reorder_desc_t &d);
+
+// Generates the kernel; `gen` owns the code.
+status_t jit_reorder_generate(
+        const jit_reorder_desc_t &d, std::unique_ptr<jit_generator_t> &gen);
+
+} // namespace x64
+} // namespace impl
+} // namespace relayout
+
+#endif

@@ -1,0 +1,241 @@
+#include "plan/kernel_plan.hpp"
+
+#include <algorithm>
+
+namespace relayout {
+namespace impl {
+
+namespace {
+
+kloop_t to_kloop(const node_t &n) {
+    kloop_t k;
+    k.n = n.n;
+    k.is = n.is;
+    k.os = n.os;
+    k.ss = n.ss;
+    k.ds = n.ds;
+    k.cs = n.cs;
+    k.zs = n.zs;
+    k.dim = n.dim;
+    k.mult = n.mult;
+    k.tab = n.tab;
+    k.split_of = -1;
+    k.total = n.n;
+    k.in_n = 1;
+    k.in_is = k.in_os = k.in_ss = k.in_ds = k.in_cs = k.in_zs = 0;
+    return k;
+}
+
+kloop_t unit_kloop() {
+    node_t n {1, 0, 0, -1, 1, 0, 0, 0, 0, -1};
+    return to_kloop(n);
+}
+
+std::string kloop2str(const plan_t &p, const kloop_t &l) {
+    std::string s = "[" + std::to_string(l.n);
+    if (l.tab >= 0)
+        s += " tab";
+    else
+        s += " " + std::to_string(l.is) + " " + std::to_string(l.os);
+    if (l.dim >= 0) {
+        s += " d" + std::to_string(l.dim);
+        if (l.mult != 1) s += "*" + std::to_string(l.mult);
+        if (p.check[l.dim]) s += " pad";
+    }
+    if (l.split_of >= 0) s += " /" + std::to_string(l.split_of);
+    if (l.in_n > 1) s += " x" + std::to_string(l.in_n) + ":" + std::to_string(l.in_is);
+    return s + "]";
+}
+
+dim_t round_down(dim_t a, dim_t b) { return a / b * b; }
+
+} // namespace
+
+const char *strategy2str(kernel_strategy_t s) {
+    switch (s) {
+        case kernel_strategy_t::copy: return "copy";
+        case kernel_strategy_t::transpose: return "transpose";
+        case kernel_strategy_t::scalar: return "scalar";
+        case kernel_strategy_t::interleave: return "interleave";
+    }
+    return "?";
+}
+
+std::string kernel_plan_t::dump(const plan_t &p) const {
+    std::string s = strategy2str(strategy);
+    for (int m = 0; m < nmicro; ++m)
+        s += std::string(" ") + (nmicro == 2 ? (m == 0 ? "A" : "B") : "V")
+                + kloop2str(p, micro[m]);
+    s += " loops:";
+    for (const auto &l : loops) s += kloop2str(p, l);
+    s += " driver:";
+    for (const auto &l : driver) s += kloop2str(p, l);
+    if (serial) s += " serial";
+    return s;
+}
+
+status_t kernel_plan_create(kernel_plan_t &kp, const plan_t &p,
+        const kernel_plan_params_t &params) {
+    kp = kernel_plan_t();
+    const auto &nodes = p.nodes;
+    const int K = (int)nodes.size();
+    auto checked = [&](const node_t &n) { return n.dim >= 0 && p.check[n.dim]; };
+    // Scales are read as vectors along the lanes (dst-contiguous node):
+    // their index must be constant or unit-stride there.
+    auto lane_ok = [&](const node_t &n) {
+        return (p.src_scale_mask < 0 || n.ss == 0 || n.ss == 1)
+                && (p.dst_scale_mask < 0 || n.ds == 0 || n.ds == 1);
+    };
+
+    int mi[2] = {-1, -1};
+    int b1 = -1; // interleave: the folded inner B node
+    if (K > 0) {
+        const node_t &in = nodes[K - 1];
+        if (in.tab < 0 && in.is == 1 && in.os == 1 && lane_ok(in)) {
+            kp.strategy = kernel_strategy_t::copy;
+            kp.nmicro = 1;
+            mi[0] = K - 1;
+        } else if (in.tab < 0 && in.os == 1 && lane_ok(in)) {
+            for (int k = K - 2; k >= 0; --k) {
+                const node_t &a = nodes[k];
+                if (a.tab >= 0 || a.is != 1) continue;
+                if (checked(a) && checked(in) && a.dim == in.dim) continue;
+                kp.strategy = kernel_strategy_t::transpose;
+                kp.nmicro = 2;
+                mi[0] = k;
+                mi[1] = K - 1;
+                break;
+            }
+            // A short dst-contiguous node (4i, 2i) and the one above it
+            // (16o) fill the lanes together: interleave.
+            if (mi[1] == K - 1 && K >= 3 && in.n < params.vlen && params.vlen % in.n == 0
+                    && !checked(in) && mi[0] != K - 2) {
+                const node_t &b2 = nodes[K - 2];
+                auto fold_ok = [&](dim_t s1, dim_t s2, bool set) {
+                    return !set || (s1 == 0 && s2 == 0) || (s1 == 1 && s2 == in.n);
+                };
+                const node_t &a = nodes[mi[0]];
+                if (b2.tab < 0 && b2.os == in.n && b2.is != 1
+                        && !(checked(b2) && checked(a) && a.dim == b2.dim)
+                        && fold_ok(in.ss, b2.ss, p.src_scale_mask >= 0)
+                        && fold_ok(in.ds, b2.ds, p.dst_scale_mask >= 0)) {
+                    kp.strategy = kernel_strategy_t::interleave;
+                    mi[1] = K - 2;
+                    b1 = K - 1;
+                }
+            }
+        }
+    }
+    if (mi[0] < 0) {
+        kp.strategy = kernel_strategy_t::scalar;
+        kp.nmicro = 1;
+        for (int k = K - 1; k >= 0; --k)
+            if (nodes[k].tab < 0) {
+                mi[0] = k;
+                break;
+            }
+    }
+
+    // Micro blocks (cache blocking and threading granularity).
+    dim_t blk[2] = {1, 1};
+    const dim_t vlen = params.vlen;
+    for (int m = 0; m < kp.nmicro; ++m) {
+        if (mi[m] < 0) {
+            kp.micro[m] = unit_kloop();
+            blk[m] = 1;
+            continue;
+        }
+        kp.micro[m] = to_kloop(nodes[mi[m]]);
+        blk[m] = kp.micro[m].n;
+    }
+    if (b1 >= 0) {
+        kloop_t &B = kp.micro[1];
+        const node_t &in = nodes[b1];
+        B.in_n = in.n;
+        B.in_is = in.is;
+        B.in_os = in.os;
+        B.in_ss = in.ss;
+        B.in_ds = in.ds;
+        B.in_cs = in.cs;
+        B.in_zs = in.zs;
+    }
+    switch (kp.strategy) {
+        case kernel_strategy_t::copy:
+            blk[0] = std::min(blk[0], params.copy_block);
+            break;
+        case kernel_strategy_t::transpose: {
+            // B (dst rows) at least a line per row; A as long as the plane
+            // allows (long src runs); a short A gives B the rest.
+            const dim_t min_b = std::min(blk[1], params.tile_b);
+            const dim_t a = std::max(vlen, round_down(params.tile_plane / min_b, vlen));
+            blk[0] = std::min(blk[0], a);
+            const dim_t b = std::max(min_b, round_down(params.tile_plane / blk[0], vlen));
+            blk[1] = std::min(blk[1], b);
+            break;
+        }
+        case kernel_strategy_t::interleave: {
+            const dim_t in_n = kp.micro[1].in_n;
+            blk[1] = std::min(blk[1], std::max<dim_t>(1, 64 / in_n));
+            dim_t a = std::max(vlen, round_down(params.tile_plane / (blk[1] * in_n), vlen));
+            blk[0] = std::min(blk[0], a);
+            break;
+        }
+        case kernel_strategy_t::scalar: blk[0] = std::min<dim_t>(blk[0], 4096); break;
+    }
+
+    // The remaining nodes in plan order; a split micro node leaves its outer
+    // part where it was.
+    std::vector<kloop_t> rest;
+    for (int k = 0; k < K; ++k) {
+        if (k == b1) continue;
+        int m = k == mi[0] ? 0 : (kp.nmicro == 2 && k == mi[1]) ? 1 : -1;
+        if (m < 0) {
+            rest.push_back(to_kloop(nodes[k]));
+            continue;
+        }
+        kloop_t &mk = kp.micro[m];
+        if (blk[m] < mk.n) {
+            kloop_t o = mk;
+            o.n = div_up(mk.n, blk[m]);
+            o.is = mk.is * blk[m];
+            o.os = mk.os * blk[m];
+            o.ss = mk.ss * blk[m];
+            o.ds = mk.ds * blk[m];
+            o.cs = mk.cs * blk[m];
+            o.zs = mk.zs * blk[m];
+            o.mult = mk.mult * blk[m];
+            o.split_of = m;
+            o.total = mk.n;
+            rest.push_back(o);
+        }
+        mk.total = mk.n;
+        mk.n = blk[m];
+    }
+
+    dim_t work = 1;
+    for (int m = 0; m < kp.nmicro; ++m) work *= kp.micro[m].n * kp.micro[m].in_n;
+    dim_t rest_total = 1;
+    for (const auto &l : rest) rest_total *= l.n;
+    const size_t bytes = size_t(p.nelems())
+            * (data_type_size(p.sdt) + data_type_size(p.ddt));
+    kp.serial = bytes < params.serial_bytes;
+
+    // Bake the innermost remaining loops while a call stays small and the
+    // driver keeps enough iterations for the threads.
+    while (!rest.empty() && (int)kp.loops.size() < params.max_loops) {
+        const kloop_t &l = rest.back();
+        if (l.tab >= 0 || l.split_of >= 0 || (l.dim >= 0 && p.check[l.dim])) break;
+        if (work * l.n > params.bake_limit) break;
+        if (!kp.serial && rest_total / l.n < params.min_driver) break;
+        work *= l.n;
+        rest_total /= l.n;
+        kp.loops.insert(kp.loops.begin(), l);
+        rest.pop_back();
+    }
+    kp.driver = std::move(rest);
+    kp.driver_total = rest_total;
+    return status_t::success;
+}
+
+} // namespace impl
+} // namespace relayout

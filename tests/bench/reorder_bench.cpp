@@ -1,0 +1,304 @@
+// Reorder benchmarks (DESIGN §10): each problem runs relayout, oneDNN (when
+// built with it) and a streaming-copy baseline of the same bytes, all in
+// this process, interleaved iteration by iteration, so that the ratios
+// (% of copy, speed-up over oneDNN) hold on a noisy shared machine even
+// when absolute GB/s move.
+//
+// Counters per problem: rl_GBps (bytes read + written / relayout time),
+// copy_pct (relayout bandwidth as % of the copy's), dnnl_x (oneDNN time /
+// relayout time: > 1 means relayout is faster), impl (in the label).
+// scripts/perf_report.py turns the JSON output into a markdown table.
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "relayout/relayout.h"
+#include "relayout/relayout.hpp"
+
+#include "common/threading.hpp"
+
+#ifdef RELAYOUT_BENCH_ONEDNN
+#include <dnnl.hpp>
+#endif
+
+namespace {
+
+using clk = std::chrono::steady_clock;
+using rl_dt = relayout::memory::data_type;
+
+struct problem_t {
+    const char *family;
+    std::vector<int64_t> dims;
+    rl_dt sdt, ddt;
+    const char *stag, *dtag; // string tags (relayout) = oneDNN tags by name
+    bool src_scale = false; // common src scale 0.5
+    bool s8s8_comp = false; // dst s8s8 compensation, mask 1
+};
+
+double seconds(clk::time_point a, clk::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+}
+
+// Parallel memcpy over the library's own threads (the same static split).
+void copy_baseline(char *dst, const char *src, size_t n) {
+    const int nthr = n < (1u << 20) ? 1 : relayout::impl::max_threads();
+    relayout::impl::parallel(nthr, [&](int ithr, int nt) {
+        int64_t s, e;
+        relayout::impl::balance211((int64_t)(n / 64), nt, ithr, s, e);
+        const size_t b = size_t(s) * 64, en = ithr == nt - 1 ? n : size_t(e) * 64;
+        std::memcpy(dst + b, src + b, en - b);
+    });
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0. : v[v.size() / 2];
+}
+
+#ifdef RELAYOUT_BENCH_ONEDNN
+dnnl::memory::data_type to_dnnl(rl_dt dt) {
+    switch (dt) {
+        case rl_dt::f32: return dnnl::memory::data_type::f32;
+        case rl_dt::bf16: return dnnl::memory::data_type::bf16;
+        case rl_dt::f16: return dnnl::memory::data_type::f16;
+        case rl_dt::s32: return dnnl::memory::data_type::s32;
+        case rl_dt::s8: return dnnl::memory::data_type::s8;
+        case rl_dt::u8: return dnnl::memory::data_type::u8;
+        default: return dnnl::memory::data_type::undef;
+    }
+}
+
+dnnl::memory::format_tag dnnl_tag(const std::string &t) {
+    using ft = dnnl::memory::format_tag;
+    if (t == "nchw") return ft::nchw;
+    if (t == "nhwc") return ft::nhwc;
+    if (t == "nChw16c") return ft::nChw16c;
+    if (t == "nChw8c") return ft::nChw8c;
+    if (t == "oihw") return ft::oihw;
+    if (t == "OIhw16i16o") return ft::OIhw16i16o;
+    if (t == "OIhw4i16o4i") return ft::OIhw4i16o4i;
+    if (t == "ab") return ft::ab;
+    if (t == "ba") return ft::ba;
+    return ft::undef;
+}
+#endif
+
+void bm_reorder(benchmark::State &state, problem_t pb) {
+    using namespace relayout;
+    engine eng(engine::kind::cpu, 0);
+    stream strm(eng);
+    memory::desc smd(pb.dims, pb.sdt, pb.stag), dmd(pb.dims, pb.ddt, pb.dtag);
+    if (pb.s8s8_comp)
+        error::wrap_c_api(relayout_memory_desc_set_extra(const_cast<relayout_memory_desc_t>(dmd.get()),
+                                  relayout_extra_flag_compensation_conv_s8s8, 1, 0, 1.f),
+                "set_extra");
+    primitive_attr attr;
+    if (pb.src_scale) attr.set_scales(RELAYOUT_ARG_SRC, 0, {0.5f});
+    reorder::primitive_desc pd(eng, smd, eng, dmd, attr);
+    reorder r(pd);
+    memory src(smd, eng), dst(pd.dst_desc(), eng);
+    const size_t sbytes = smd.get_size(), dbytes = pd.dst_desc().get_size();
+    {
+        // Small integers: valid in every type, no NaN/denormal slow paths.
+        auto *s = static_cast<uint8_t *>(src.get_data_handle());
+        const size_t esz = memory::data_type_size(pb.sdt);
+        for (size_t i = 0; i < sbytes; ++i) s[i] = (i % esz == esz - 1 && esz > 1) ? 0x3f : uint8_t(i * 7);
+        std::memset(dst.get_data_handle(), 0, dbytes);
+    }
+    const size_t cbytes = (sbytes + dbytes) / 2;
+    std::vector<char> csrc(cbytes, 1), cdst(cbytes, 0);
+
+#ifdef RELAYOUT_BENCH_ONEDNN
+    dnnl::engine deng(dnnl::engine::kind::cpu, 0);
+    dnnl::stream dstrm(deng);
+    dnnl::memory::dims ddims(pb.dims.begin(), pb.dims.end());
+    dnnl::memory::desc dsmd(ddims, to_dnnl(pb.sdt), dnnl_tag(pb.stag));
+    dnnl::memory::desc ddmd(ddims, to_dnnl(pb.ddt), dnnl_tag(pb.dtag));
+    if (pb.s8s8_comp) {
+        ddmd.data.extra.flags = dnnl_memory_extra_flag_compensation_conv_s8s8;
+        ddmd.data.extra.compensation_mask = 1;
+    }
+    dnnl::primitive_attr dattr;
+    if (pb.src_scale) dattr.set_output_scales(0, {0.5f});
+    dnnl::reorder::primitive_desc dpd(deng, dsmd, deng, ddmd, dattr);
+    dnnl::reorder dr(dpd);
+    dnnl::memory dsrc(dsmd, deng, src.get_data_handle());
+    dnnl::memory ddst(ddmd, deng);
+    std::memset(ddst.get_data_handle(), 0, ddmd.get_size());
+    const std::string dnnl_impl = dpd.impl_info_str();
+#endif
+
+    // Warm up: page faults, code, caches.
+    for (int i = 0; i < 2; ++i) {
+        r.execute(strm, src, dst);
+        copy_baseline(cdst.data(), csrc.data(), cbytes);
+#ifdef RELAYOUT_BENCH_ONEDNN
+        dr.execute(dstrm, dsrc, ddst);
+#endif
+    }
+    std::vector<double> t_rl, t_copy, t_dnnl;
+    for (auto _ : state) {
+        auto a = clk::now();
+        copy_baseline(cdst.data(), csrc.data(), cbytes);
+        auto b = clk::now();
+        r.execute(strm, src, dst);
+        auto c = clk::now();
+#ifdef RELAYOUT_BENCH_ONEDNN
+        dr.execute(dstrm, dsrc, ddst);
+        dstrm.wait();
+#endif
+        auto d = clk::now();
+        t_copy.push_back(seconds(a, b));
+        t_rl.push_back(seconds(b, c));
+        t_dnnl.push_back(seconds(c, d));
+        state.SetIterationTime(seconds(b, c));
+    }
+    const double bytes = double(sbytes + dbytes);
+    const double rl = median(t_rl), cp = median(t_copy);
+    state.counters["rl_GBps"] = bytes / rl * 1e-9;
+    state.counters["copy_GBps"] = bytes / cp * 1e-9;
+    state.counters["copy_pct"] = 100. * cp / rl;
+    state.counters["MB"] = bytes * 1e-6;
+    std::string label = pb.family + std::string(" ") + pd.impl_info_str();
+#ifdef RELAYOUT_BENCH_ONEDNN
+    const double dn = median(t_dnnl);
+    state.counters["dnnl_GBps"] = bytes / dn * 1e-9;
+    state.counters["dnnl_x"] = dn / rl;
+    label += " | onednn " + dnnl_impl;
+#endif
+    state.SetLabel(label);
+}
+
+// Latency of a tiny reorder on the calling thread (execute only).
+void bm_tiny_execute(benchmark::State &state) {
+    using namespace relayout;
+    engine eng(engine::kind::cpu, 0);
+    stream strm(eng);
+    memory::desc smd({1, 16, 7, 7}, rl_dt::f32, "nchw"), dmd({1, 16, 7, 7}, rl_dt::f32, "nChw16c");
+    reorder r(reorder::primitive_desc(eng, smd, eng, dmd));
+    memory src(smd, eng), dst(dmd, eng);
+    for (auto _ : state) r.execute(strm, src, dst);
+    state.SetLabel(reorder::primitive_desc(eng, smd, eng, dmd).impl_info_str());
+}
+
+// Primitive creation: a cache hit, and a cold build (a new shape each time).
+void bm_create(benchmark::State &state) {
+    using namespace relayout;
+    const bool cold = state.range(0) != 0;
+    engine eng(engine::kind::cpu, 0);
+    int64_t n = 1;
+    for (auto _ : state) {
+        const int64_t c = cold ? 16 + (n++ % 100000) : 16;
+        memory::desc smd({1, c, 7, 7}, rl_dt::f32, "nchw"), dmd({1, c, 7, 7}, rl_dt::f32, "nChw16c");
+        reorder r(reorder::primitive_desc(eng, smd, eng, dmd));
+        benchmark::DoNotOptimize(r);
+    }
+    state.SetLabel(cold ? "cold (cache miss: plan + jit)" : "cache hit");
+}
+
+const problem_t problems[] = {
+        // blocked activations and weights, >= 4x L3 (32 MiB)
+        {"blocked", {16, 256, 64, 64}, rl_dt::f32, rl_dt::f32, "nchw", "nChw16c"},
+        {"blocked", {16, 256, 64, 64}, rl_dt::f32, rl_dt::f32, "nChw16c", "nchw"},
+        {"blocked", {16, 256, 64, 64}, rl_dt::f32, rl_dt::f32, "nchw", "nChw8c"},
+        {"blocked", {16, 256, 64, 64}, rl_dt::f32, rl_dt::f32, "nChw8c", "nchw"},
+        {"blocked", {1024, 1024, 4, 4}, rl_dt::f32, rl_dt::f32, "oihw", "OIhw16i16o"},
+        {"blocked", {1024, 1024, 4, 4}, rl_dt::f32, rl_dt::f32, "OIhw16i16o", "oihw"},
+        // transposes
+        {"transpose", {16, 256, 64, 64}, rl_dt::f32, rl_dt::f32, "nchw", "nhwc"},
+        {"transpose", {16, 256, 64, 64}, rl_dt::f32, rl_dt::f32, "nhwc", "nchw"},
+        {"transpose", {4096, 4096}, rl_dt::f32, rl_dt::f32, "ab", "ba"},
+        {"transpose", {8192, 8192}, rl_dt::f32, rl_dt::f32, "ab", "ba"},
+        // conversions with scales
+        {"convert", {16, 256, 64, 64}, rl_dt::f32, rl_dt::bf16, "nchw", "nchw", true},
+        {"convert", {16, 256, 64, 64}, rl_dt::f32, rl_dt::f16, "nchw", "nchw", true},
+        {"convert", {16, 256, 64, 64}, rl_dt::f32, rl_dt::s8, "nchw", "nchw", true},
+        {"convert", {16, 256, 64, 64}, rl_dt::f32, rl_dt::u8, "nchw", "nchw", true},
+        // int8
+        {"int8", {8192, 8192}, rl_dt::s8, rl_dt::s8, "ab", "ba"},
+        {"int8", {1024, 1024, 4, 4}, rl_dt::s8, rl_dt::s8, "oihw", "OIhw4i16o4i", false, true},
+        {"int8", {1024, 1024, 4, 4}, rl_dt::f32, rl_dt::s8, "oihw", "OIhw4i16o4i", true, true},
+};
+
+// One in-cache problem per kernel family of the manifest
+// (jit/x64/jit_kernels.inc), at that family's ISA (through the cap): the
+// kernels' own speed, without DRAM in the way.
+struct family_t {
+    relayout_cpu_isa_t isa;
+    const char *isa_name, *strategy;
+};
+const family_t families[] = {
+#define RELAYOUT_JIT_KERNEL(isa, strategy, tile) \
+    {relayout_cpu_isa_##isa, #isa, #strategy},
+#include "jit/x64/jit_kernels.inc"
+#undef RELAYOUT_JIT_KERNEL
+};
+
+void bm_family(benchmark::State &state, family_t f) {
+    using namespace relayout;
+    problem_t pb {"kernel", {256, 1024}, rl_dt::f32, rl_dt::s8, "ab", "ab", true};
+    const std::string s = f.strategy;
+    if (s == "transpose") pb = {"kernel", {512, 512}, rl_dt::f32, rl_dt::f32, "ab", "ba"};
+    if (s == "interleave")
+        pb = {"kernel", {256, 256, 3, 3}, rl_dt::s8, rl_dt::s8, "oihw", "OIhw4i16o4i"};
+    engine eng(engine::kind::cpu, 0);
+    stream strm(eng);
+    relayout_set_max_cpu_isa(f.isa);
+    memory::desc smd, dmd;
+    if (s == "scalar") {
+        // Strided on both sides: no unit stride anywhere (gather).
+        smd = memory::desc({256, 256}, rl_dt::f32, memory::dims {2 * 256 + 1, 2});
+        dmd = memory::desc({256, 256}, rl_dt::f32, memory::dims {2, 2 * 256 + 3});
+    } else {
+        smd = memory::desc(pb.dims, pb.sdt, pb.stag);
+        dmd = memory::desc(pb.dims, pb.ddt, pb.dtag);
+    }
+    primitive_attr attr;
+    if (pb.src_scale) attr.set_scales(RELAYOUT_ARG_SRC, 0, {0.5f});
+    reorder::primitive_desc pd(eng, smd, eng, dmd, attr);
+    reorder r(pd);
+    relayout_set_max_cpu_isa(relayout_cpu_isa_default);
+    memory src(smd, eng), dst(dmd, eng);
+    std::memset(src.get_data_handle(), 0, smd.get_size());
+    for (auto _ : state) r.execute(strm, src, dst);
+    const double bytes = double(smd.get_size() + dmd.get_size());
+    state.counters["GBps"]
+            = benchmark::Counter(bytes * state.iterations(), benchmark::Counter::kIsRate);
+    state.SetLabel(pd.impl_info_str());
+}
+
+int register_all() {
+    for (const auto &f : families)
+        benchmark::RegisterBenchmark(
+                (std::string("kernel/") + f.isa_name + "/" + f.strategy).c_str(), bm_family, f)
+                ->UseRealTime()
+                ->Unit(benchmark::kMicrosecond);
+    for (const auto &p : problems) {
+        std::string name = std::string(p.family) + "/";
+        for (size_t i = 0; i < p.dims.size(); ++i)
+            name += (i ? "x" : "") + std::to_string(p.dims[i]);
+        name += std::string("/") + relayout_dt2str(static_cast<relayout_data_type_t>(p.sdt))
+                + ":" + p.stag + ">" + relayout_dt2str(static_cast<relayout_data_type_t>(p.ddt))
+                + ":" + p.dtag;
+        benchmark::RegisterBenchmark(name.c_str(), bm_reorder, p)
+                ->UseManualTime()
+                ->Unit(benchmark::kMillisecond)
+                ->MinTime(0.5);
+    }
+    benchmark::RegisterBenchmark("latency/tiny_1x16x7x7_execute", bm_tiny_execute)
+            ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark("latency/create", bm_create)
+            ->Arg(0)
+            ->Arg(1)
+            ->Unit(benchmark::kMicrosecond);
+    return 0;
+}
+const int registered = register_all();
+
+} // namespace
+
+BENCHMARK_MAIN();
