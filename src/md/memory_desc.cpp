@@ -46,10 +46,13 @@ void init_common(memory_desc_t &md, int ndims, const dim_t *dims, data_type_t dt
     md.extra.scale_adjust = 1.f;
 }
 
-// Strides must not make two elements share an address. Dims of size 1 and
-// broadcast (0-stride) dims are ignored; the rest, sorted by stride, must
-// each step over the whole extent of the previous one. Inner blocks make
-// the innermost unit `inner` elements.
+// Strides must not make two elements share an address. Dims of one outer
+// index and broadcast (0-stride) dims are ignored; the rest, sorted by
+// stride, must each step past everything the dims inside it can reach:
+// stride_k > sum_{j<k} (count_j - 1) * stride_j + (inner block - 1). Then
+// every element has a unique offset (like digits of a mixed radix), which
+// also admits interleaved views such as numpy's x[:, ::2] (3x3, strides
+// 5, 2).
 status_t check_no_overlap(const memory_desc_t &md) {
     const auto &bd = md.blocking;
     dim_t blocks[max_ndims];
@@ -71,17 +74,17 @@ status_t check_no_overlap(const memory_desc_t &md) {
     for (int i = 1; i < n; ++i)
         for (int k = i; k > 0 && items[k].stride < items[k - 1].stride; --k)
             std::swap(items[k], items[k - 1]);
-    dim_t extent = inner;
+    dim_t reach = inner; // one past the largest offset of the dims so far
     for (int i = 0; i < n; ++i) {
-        if (items[i].stride < extent)
+        if (items[i].stride < reach)
             return failf(status_t::invalid_arguments,
-                    "strides[%d] = %lld overlaps the elements of the dims "
-                    "inside it (needs at least %lld)",
-                    items[i].d, (long long)items[i].stride, (long long)extent);
-        dim_t e;
-        if (!mul_no_overflow(items[i].stride, items[i].count, e))
+                    "strides[%d] = %lld overlaps the elements of the dims inside it "
+                    "(which reach offset %lld)",
+                    items[i].d, (long long)items[i].stride, (long long)(reach - 1));
+        dim_t step;
+        if (!mul_no_overflow(items[i].stride, items[i].count - 1, step)
+                || __builtin_add_overflow(reach, step, &reach))
             return fail(status_t::invalid_arguments, "strides overflow 64 bits");
-        extent = e;
     }
     return status_t::success;
 }

@@ -1,0 +1,222 @@
+// Many threads through the shared kernel cache: 16 std::threads create and
+// execute reorders of the same and of different problems while the cache
+// is small (evictions all the time), while another thread resizes it and
+// moves the ISA cap. Every result is checked bit for bit against the same
+// problem computed alone beforehand. Run it under ThreadSanitizer with the
+// tsan preset (see tests/hardening/README.md); there each reorder runs on
+// its calling thread (Debian's TBB is not instrumented).
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "relayout/relayout.hpp"
+
+#if defined(__SANITIZE_THREAD__)
+#define RELAYOUT_UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define RELAYOUT_UNDER_TSAN 1
+#endif
+#endif
+
+namespace {
+
+using namespace relayout;
+using dt = memory::data_type;
+using tag = memory::format_tag;
+
+struct problem_t {
+    memory::desc src, dst;
+    std::function<void(primitive_attr &)> attr;
+    std::vector<char> src_data, expected;
+};
+
+std::vector<char> fill(const memory::desc &md, unsigned seed) {
+    std::vector<char> b(md.get_size());
+    std::mt19937 rng(seed);
+    const dt t = md.get_data_type();
+    const size_t es = memory::data_type_size(t);
+    std::uniform_real_distribution<float> u(-100.f, 100.f);
+    for (size_t i = 0; i + es <= b.size(); i += es) {
+        if (t == dt::f32) {
+            float v = u(rng);
+            std::memcpy(&b[i], &v, 4);
+        } else {
+            for (size_t k = 0; k < es; ++k)
+                b[i + k] = char(rng() & 0x3f);
+        }
+    }
+    return b;
+}
+
+std::vector<char> run(const problem_t &p, const engine &eng, const stream &s) {
+    std::vector<char> src(p.src_data), dst(p.dst.get_size(), 0);
+    memory sm(p.src, eng, src.data()), dm(p.dst, eng, dst.data());
+    primitive_attr attr;
+    if (p.attr) p.attr(attr);
+    reorder r(reorder::primitive_desc(eng, p.src, eng, p.dst, attr));
+    r.execute(s, sm, dm);
+    return dst;
+}
+
+std::vector<problem_t> make_problems(const engine &eng, const stream &s) {
+    std::vector<problem_t> v;
+    auto add = [&](memory::desc a, memory::desc b, std::function<void(primitive_attr &)> at = {}) {
+        problem_t p{ a, b, at, {}, {} };
+        p.src_data = fill(a, unsigned(v.size() + 1));
+        v.push_back(p);
+    };
+    const memory::dims act{ 2, 33, 9, 7 }, wei{ 40, 24, 3, 3 };
+    add(memory::desc(act, dt::f32, tag::nchw), memory::desc(act, dt::f32, tag::nChw16c));
+    add(memory::desc(act, dt::f32, tag::nChw16c), memory::desc(act, dt::f32, tag::nhwc));
+    add(memory::desc(act, dt::f32, tag::nchw), memory::desc(act, dt::s8, tag::nhwc),
+            [](primitive_attr &a) { a.set_scales(RELAYOUT_ARG_DST, 0, { 0.5f }); });
+    add(memory::desc(wei, dt::f32, tag::oihw), memory::desc(wei, dt::f32, "ABcd16b16a"));
+    add(memory::desc(wei, dt::f32, tag::oihw),
+            memory::desc(wei, dt::s8, "ABcd4b16a4b")
+                    .with_extra(relayout_extra_flag_compensation_conv_s8s8, 1));
+    add(memory::desc({ 129, 65 }, dt::f32, tag::ab), memory::desc({ 129, 65 }, dt::bf16, tag::ba));
+    add(memory::desc({ 129, 65 }, dt::f32, tag::ab), memory::desc({ 129, 65 }, dt::f16, tag::ab));
+    add(memory::desc({ 300, 300 }, dt::f32, tag::ab), memory::desc({ 300, 300 }, dt::f32, tag::ba));
+    add(memory::desc({ 4, 64, 28, 28 }, dt::f32, tag::nchw),
+            memory::desc({ 4, 64, 28, 28 }, dt::f32, tag::nhwc));
+    for (auto &p : v)
+        p.expected = run(p, eng, s);
+    return v;
+}
+
+struct cache_capacity_guard_t {
+    int saved = get_primitive_cache_capacity();
+    ~cache_capacity_guard_t() {
+        set_primitive_cache_capacity(saved);
+        set_max_cpu_isa(relayout_cpu_isa_default);
+    }
+};
+
+constexpr int k_threads = 16;
+
+// Each thread loops over problems (a different starting point per thread)
+// and checks every result; failures are counted, not asserted, off the
+// main thread.
+void hammer(const std::vector<problem_t> &probs, int iters, bool same_problem,
+        std::atomic<int> &failures, std::atomic<int> &errors, std::string &first_error) {
+    engine eng(engine::kind::cpu, 0);
+    std::vector<std::thread> threads;
+    std::atomic<int> ready{ 0 };
+    std::mutex m;
+    for (int t = 0; t < k_threads; ++t)
+        threads.emplace_back([&, t] {
+            stream s(eng);
+            ready++;
+            while (ready.load() < k_threads)
+                std::this_thread::yield();
+            for (int i = 0; i < iters; ++i) {
+                const size_t k = same_problem ? 0 : size_t(t + i) % probs.size();
+                try {
+                    if (run(probs[k], eng, s) != probs[k].expected) failures++;
+                } catch (const error &e) {
+                    std::lock_guard<std::mutex> lock(m);
+                    if (errors++ == 0) first_error = e.what();
+                }
+            }
+        });
+    for (auto &th : threads)
+        th.join();
+}
+
+class Concurrency : public ::testing::Test {
+protected:
+    void SetUp() override {
+#ifdef RELAYOUT_UNDER_TSAN
+        // Debian's oneTBB is not instrumented: TSan cannot see its
+        // synchronization and reports every parallel_for. One thread per
+        // reorder keeps TBB out; the 16 std::threads still race on the
+        // cache, the primitives and the knobs, which is what this tests.
+        set_num_threads(1);
+#endif
+        eng_ = engine(engine::kind::cpu, 0);
+        s_ = stream(eng_);
+        probs_ = make_problems(eng_, s_);
+    }
+    engine eng_;
+    stream s_;
+    std::vector<problem_t> probs_;
+};
+
+TEST_F(Concurrency, SameProblemFromEveryThread) {
+    cache_capacity_guard_t guard;
+    set_primitive_cache_capacity(0); // start cold: every thread races to build
+    set_primitive_cache_capacity(4);
+    std::atomic<int> failures{ 0 }, errors{ 0 };
+    std::string first;
+    hammer(probs_, 20, true, failures, errors, first);
+    EXPECT_EQ(failures.load(), 0);
+    EXPECT_EQ(errors.load(), 0) << first;
+}
+
+TEST_F(Concurrency, DifferentProblemsWithEvictions) {
+    cache_capacity_guard_t guard;
+    set_primitive_cache_capacity(2); // fewer slots than problems
+    std::atomic<int> failures{ 0 }, errors{ 0 };
+    std::string first;
+    hammer(probs_, 30, false, failures, errors, first);
+    EXPECT_EQ(failures.load(), 0);
+    EXPECT_EQ(errors.load(), 0) << first;
+}
+
+TEST_F(Concurrency, WhileCapacityAndIsaCapChange) {
+    cache_capacity_guard_t guard;
+    std::atomic<bool> stop{ false };
+    std::thread knob([&] {
+        const int caps[] = { 0, 1, 3, 1024, 2 };
+        const relayout_cpu_isa_t isas[] = { relayout_cpu_isa_none, relayout_cpu_isa_avx2,
+            relayout_cpu_isa_default, relayout_cpu_isa_avx512_core };
+        for (int i = 0; !stop.load(); ++i) {
+            set_primitive_cache_capacity(caps[i % 5]);
+            set_max_cpu_isa(isas[i % 4]);
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+        }
+    });
+    std::atomic<int> failures{ 0 }, errors{ 0 };
+    std::string first;
+    hammer(probs_, 25, false, failures, errors, first);
+    stop = true;
+    knob.join();
+    EXPECT_EQ(failures.load(), 0);
+    EXPECT_EQ(errors.load(), 0) << first;
+}
+
+TEST_F(Concurrency, OnePrimitiveExecutedByManyThreads) {
+    // A primitive is immutable once created: many threads may execute it.
+    const problem_t &p = probs_[3];
+    reorder r(reorder::primitive_desc(eng_, p.src, eng_, p.dst));
+    std::atomic<int> failures{ 0 };
+    std::vector<std::thread> threads;
+    for (int t = 0; t < k_threads; ++t)
+        threads.emplace_back([&] {
+            stream s(eng_);
+            for (int i = 0; i < 10; ++i) {
+                std::vector<char> src(p.src_data), dst(p.dst.get_size(), 0);
+                try {
+                    memory sm(p.src, eng_, src.data()), dm(p.dst, eng_, dst.data());
+                    r.execute(s, sm, dm);
+                } catch (const error &) {
+                    failures++;
+                }
+                if (dst != p.expected) failures++;
+            }
+        });
+    for (auto &th : threads)
+        th.join();
+    EXPECT_EQ(failures.load(), 0);
+}
+
+} // namespace
