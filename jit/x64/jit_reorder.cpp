@@ -228,8 +228,11 @@ private:
                 a.src = src + soff * ssz_;
                 a.dst = dst + doff * dsz_;
                 a.nt = (reinterpret_cast<uintptr_t>(a.dst) & 63) == 0;
-                a.src_scales = ctx.src_scales ? ctx.src_scales + si : nullptr;
-                a.dst_scales = ctx.dst_scales ? ctx.dst_scales + di : nullptr;
+                // A padding position of the driver (`zero`) has scale
+                // indices past the end of the scales: the kernel reads no
+                // scale then (v = 0), and the pointers stay in the arrays.
+                a.src_scales = ctx.src_scales ? ctx.src_scales + (zero ? 0 : si) : nullptr;
+                a.dst_scales = ctx.dst_scales ? ctx.dst_scales + (zero ? 0 : di) : nullptr;
                 fn_(&a);
                 if (acc) accumulate(static_cast<const char *>(a.dst), ci, zi, a, acc);
             }

@@ -535,15 +535,27 @@ void reorder_gen_t::gen_copy() {
     mov(qword[rsp + s_cnt_v], rcx);
     clamp_diff(rdx, rbp, rax, W_);
     mov(qword[rsp + s_cnt_z], rdx);
+    // A vector without value lanes (dst padding; the whole call when a
+    // driver position is padding) stores zeros and reads nothing: its
+    // scale index may be past the end of the scales (a padded row).
+    Label lzero, lstore;
     if (z_) {
         mask_from_slot(k1, s_cnt_v, 16);
         mask_from_slot(k3, s_cnt_z, 16);
         kmovw(k2, k1);
+        cmp(qword[rsp + s_cnt_v], 0);
+        je(lzero, T_NEAR);
         load_lanes(0, ptr[r8 + rax * ssz_], &k1, d_.sdt);
         compute(0, io(0, &k2));
         zero_dead_lanes(0);
+        jmp(lstore, T_NEAR);
+        L(lzero);
+        vpxord_or_xor(0);
+        L(lstore);
         store_lanes(0, ptr[r9 + rax * dsz_], &k3);
     } else {
+        cmp(qword[rsp + s_cnt_v], 0);
+        je(lzero, T_NEAR);
         gather_to_buf(buf_src, r8 + rax * ssz_, s_cnt_v, ssz_);
         load_lanes(0, ptr[rsp + buf_src], nullptr, d_.sdt);
         if (d_.beta != 0.f) gather_to_buf(buf_old, r9 + rax * dsz_, s_cnt_v, dsz_);
@@ -554,6 +566,10 @@ void reorder_gen_t::gen_copy() {
         compute(0, s);
         lane_mask_from_slot(s_cnt_v);
         zero_dead_lanes(0);
+        jmp(lstore, T_NEAR);
+        L(lzero);
+        vpxord_or_xor(0);
+        L(lstore);
         store_lanes(0, ptr[rsp + buf_dst], nullptr);
         lea(r14, ptr[r9 + rax * dsz_]);
         copy_elems(r14, rsp + buf_dst, s_cnt_z, dsz_);
@@ -709,6 +725,15 @@ void reorder_gen_t::gen_transpose() {
         mov(qword[rsp + s_cnt_v], r13); // value lanes (B)
         clamp_diff(r13, qword[rsp + s_z0 + 8], r15, T);
         mov(qword[rsp + s_cnt_z], r13); // stored lanes
+        {
+            // No value lanes (B padding): every row is zeros, and no scale
+            // of the tile is read (their indices may be past the end).
+            Label lhas;
+            cmp(qword[rsp + s_cnt_v], 0);
+            jne(lhas, T_NEAR);
+            mov(qword[rsp + s_row_v], 0);
+            L(lhas);
+        }
         if (z_) {
             mask_from_slot(k1, s_cnt_load, 16);
             mask_from_slot(k2, s_cnt_v, 16);

@@ -66,7 +66,7 @@ TEST(Regression, U8Blocked8ToF16StridedMatchesReferenceAtEveryIsa) {
     set_max_cpu_isa(relayout_cpu_isa_default);
 }
 
-// Bug (fuzzer, fuzz_crashes/crash_s8_BAcd16a16b_per_dim_scales_sum, bytes
+// Fixed bug (fuzzer, fuzz_corpus/crash_s8_BAcd16a16b_per_dim_scales_sum, bytes
 // 02 3a 41 23 62 23 64 38 c6 c6 c6 61 9d b3 39 cd c6 c6: s8 BAcd16a16b
 // 17x11x2x11 -> f32 BAcd16a16b, src scales mask 13, sum 0.5 -> ASan SEGV
 // in JIT code). Minimal form below: the avx2 / avx512_core copy kernels
@@ -74,9 +74,10 @@ TEST(Regression, U8Blocked8ToF16StridedMatchesReferenceAtEveryIsa) {
 // past the end of the 17-value scale array; the reference does not. The
 // padded outputs are zero either way, so only a memory checker sees it:
 //   valgrind --error-exitcode=1 ./hardening_regression_tests
-//       --gtest_also_run_disabled_tests --gtest_filter='*ScalesOfPaddedRows*'
-//   -> "Invalid read of size 4 ... 0 bytes after a block of size 68"
-// (or an occasional SEGV when the array ends at a page). Enable with the fix.
+//       --gtest_filter='*ScalesOfPaddedRows*'
+//   -> was "Invalid read of size 4 ... 0 bytes after a block of size 68"
+// (or an occasional SEGV when the array ends at a page); tests/jit checks
+// the same with the scales flush against a PROT_NONE page.
 TEST(Regression, JitReadsNoScalesOfPaddedRows) {
     const memory::dims dims{ 17, 11 };
     memory::desc md(dims, dt::f32, "BA16a16b");

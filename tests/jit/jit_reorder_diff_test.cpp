@@ -375,6 +375,60 @@ TEST(jit_reorder, LargeNonTemporal) {
     }
 }
 
+// Per-dimension scales of a padded (blocked) dim: the rows of the padding
+// have no scale, and the kernels must not read one for them (the arrays
+// end at a PROT_NONE page here: an over-read is a SIGSEGV). Found by the
+// fuzzer (tests/hardening/fuzz_corpus/crash_*): the copy kernels read the
+// src / dst scales of padded rows past the end of the arrays. Results are
+// compared bit for bit with the reference as everywhere.
+TEST(jit_reorder, NoScaleReadsForPaddedRows) {
+    struct {
+        std::vector<dim_t> dims;
+        const char *stag, *dtag;
+        data_type_t sdt, ddt;
+        int mask;
+        int32_t dst_zp;
+    } table[] = {
+            {{17, 11}, "BA16a16b", "BA16a16b", relayout_f32, relayout_f32, 1, 0},
+            {{17, 11}, "BA16a16b", "BA16a16b", relayout_f32, relayout_f32, 2, 0},
+            {{17, 11}, "BA16a16b", "BA16a16b", relayout_f32, relayout_f32, 3, 0},
+            {{1, 12, 9, 9}, "ABcd16a16b", "ABcd16a16b", relayout_f16, relayout_s16, 9, 57},
+            {{1, 18, 20, 2}, "ABcd16a16b", "ABcd16a16b", relayout_s16, relayout_f16, 1, 0},
+            {{1, 18, 20, 2}, "ABcd16a16b", "ABcd16a16b", relayout_s16, relayout_f16, 2, 0},
+            {{17, 11, 2, 11}, "BAcd16a16b", "BAcd16a16b", relayout_s8, relayout_f32, 13, 0},
+            {{3, 3, 3, 19}, "ABcd8b16a2b", "ABcd8b16a2b", relayout_u8, relayout_s32, 13, 0},
+            {{3, 3, 3, 19}, "ABcd8b16a2b", "ABcd8b16a2b", relayout_u8, relayout_s32, 2, 0},
+            // Plain -> blocked (transpose / interleave) and blocked -> blocked.
+            {{17, 11, 3, 3}, "abcd", "ABcd16a16b", relayout_f32, relayout_s8, 1, 0},
+            {{17, 11, 3, 3}, "abcd", "ABcd16a16b", relayout_f32, relayout_s8, 2, 0},
+            {{19, 5, 3, 3}, "nchw", "ABcd8b16a2b", relayout_f32, relayout_bf16, 3, 0},
+            {{2, 17, 5, 3}, "nchw", "nChw16c", relayout_f32, relayout_u8, 2, 0},
+            {{2, 17, 5, 3}, "nChw8c", "nChw16c", relayout_f32, relayout_f32, 2, 0},
+    };
+    for (cpu_isa_t isa : {cpu_isa_t::avx512_core, cpu_isa_t::avx2}) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (const auto &t : table)
+            for (data_type_t sdt : {t.sdt, relayout_f32, relayout_f16, relayout_s16,
+                         relayout_u8, relayout_s8})
+                for (int side = 0; side < 3; ++side) { // src, dst, both
+                    for (float beta : {0.f, 0.5f}) {
+                        jit_case_t c;
+                        c.dims = t.dims;
+                        c.stag = t.stag;
+                        c.dtag = t.dtag;
+                        c.sdt = sdt;
+                        c.ddt = t.ddt;
+                        c.dst_zp = t.dst_zp;
+                        c.beta = beta;
+                        c.src_scale_mask = side != 1 ? t.mask : -1;
+                        c.dst_scale_mask = side != 0 ? t.mask : -1;
+                        c.guard_scales = true;
+                        EXPECT_TRUE(run_jit_case(c, isa)) << x64::isa2str(isa);
+                    }
+                }
+    }
+}
+
 // int8 weights with s8s8 / zero-point compensation (and scale adjust),
 // computed with the reorder: plain and blocked, grouped, every ISA.
 TEST(jit_reorder, Compensation) {

@@ -4,7 +4,11 @@
 #ifndef RELAYOUT_TESTS_JIT_JIT_TEST_UTILS_HPP
 #define RELAYOUT_TESTS_JIT_JIT_TEST_UTILS_HPP
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstring>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -32,6 +36,8 @@ struct jit_case_t {
     uint64_t extra_flags = 0; // dst compensation / scale adjust
     int comp_mask = 0, zp_comp_mask = 0;
     float scale_adjust = 1.f;
+    // Scales end flush against a PROT_NONE page: a read past them faults.
+    bool guard_scales = false;
 
     std::string str() const {
         std::string s = std::string(dt2str(sdt)) + ">" + dt2str(ddt) + " ";
@@ -104,6 +110,46 @@ inline status_t make_md(memory_desc_t &md, const jit_case_t &c, bool src) {
         return md_init_by_strides(md, (int)c.dims.size(), c.dims.data(), dt, st.data());
     return md_init_by_tag(md, (int)c.dims.size(), c.dims.data(), dt, src ? c.stag : c.dtag);
 }
+
+// A copy of `v` whose last element ends exactly at a PROT_NONE page, so
+// that reading one float past the array faults (SIGSEGV) instead of
+// silently reading the next heap bytes.
+class guarded_floats_t {
+public:
+    explicit guarded_floats_t(const std::vector<float> &v) {
+        if (v.empty()) return;
+        const size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+        const size_t bytes = v.size() * sizeof(float);
+        len_ = (bytes + pg - 1) / pg * pg + pg;
+        void *m = mmap(nullptr, len_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED) {
+            len_ = 0;
+            return;
+        }
+        base_ = static_cast<char *>(m);
+        char *guard = base_ + len_ - pg;
+        if (mprotect(guard, pg, PROT_NONE) != 0) {
+            munmap(base_, len_);
+            base_ = nullptr;
+            len_ = 0;
+            return;
+        }
+        data_ = reinterpret_cast<float *>(guard - bytes);
+        std::memcpy(data_, v.data(), bytes);
+    }
+    ~guarded_floats_t() {
+        if (base_) munmap(base_, len_);
+    }
+    guarded_floats_t(const guarded_floats_t &) = delete;
+    guarded_floats_t &operator=(const guarded_floats_t &) = delete;
+    bool ok() const { return len_ != 0; }
+    const float *data() const { return data_; }
+
+private:
+    char *base_ = nullptr;
+    size_t len_ = 0;
+    float *data_ = nullptr;
+};
 
 inline std::vector<float> make_scales(int mask, const jit_case_t &c, std::mt19937 &rng) {
     if (mask < 0) return {};
@@ -183,6 +229,15 @@ inline ::testing::AssertionResult run_jit_case(const jit_case_t &c, x64::cpu_isa
     ctx.src = sbuf.data() + guard;
     ctx.src_scales = ssc.empty() ? nullptr : ssc.data();
     ctx.dst_scales = dsc.empty() ? nullptr : dsc.data();
+    std::unique_ptr<guarded_floats_t> gssc, gdsc;
+    if (c.guard_scales) {
+        gssc.reset(new guarded_floats_t(ssc));
+        gdsc.reset(new guarded_floats_t(dsc));
+        if ((!ssc.empty() && !gssc->ok()) || (!dsc.empty() && !gdsc->ok()))
+            return ::testing::AssertionFailure() << "cannot map guarded scales";
+        if (!ssc.empty()) ctx.src_scales = gssc->data();
+        if (!dsc.empty()) ctx.dst_scales = gdsc->data();
+    }
     ctx.dst = rbuf.data() + ro + guard;
     if (ref_reorder_execute(p, ctx) != status_t::success)
         return ::testing::AssertionFailure() << "ref failed: " << last_error_message();
