@@ -25,7 +25,7 @@ CC=clang CXX=clang++ cmake -S . -B "$build_dir" \
     -DCMAKE_C_FLAGS="$san" -DCMAKE_CXX_FLAGS="$san" \
     -DRELAYOUT_BUILD_FUZZ=ON -DRELAYOUT_BUILD_TESTS=ON \
     -DRELAYOUT_BUILD_BENCH=OFF -DRELAYOUT_BUILD_BENCHDNN=OFF -DRELAYOUT_BUILD_PYTHON=OFF \
-    -DRELAYOUT_WITH_NPU=OFF -DRELAYOUT_WITH_OPENCL=OFF -DRELAYOUT_WITH_ONEDNN=OFF >/dev/null
+    -DRELAYOUT_WITH_OPENCL=OFF -DRELAYOUT_WITH_ONEDNN=OFF >/dev/null
 cmake --build "$build_dir" --target relayout_fuzz_reorder -j "$jobs"
 
 fuzzer=$(find "$build_dir" -name relayout_fuzz_reorder -type f -perm -u+x | head -n1)

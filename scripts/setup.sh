@@ -11,6 +11,7 @@ packages=(
     libdnnl-dev
     libdlpack-dev pybind11-dev python3-dev python3-numpy python3-pytest
     clang-format
+    clang libclang-rt-14-dev valgrind
 )
 
 missing=()
