@@ -16,7 +16,8 @@ namespace {
 void to_c(const dims_t &v, relayout_dims_t out, const char *what) {
     if (v.size() > RELAYOUT_MAX_NDIMS)
         throw error(relayout_invalid_arguments, std::string(what) + ": too many dims");
-    for (size_t i = 0; i < v.size(); ++i) out[i] = v[i];
+    for (size_t i = 0; i < v.size(); ++i)
+        out[i] = v[i];
 }
 md_t own_md(relayout_memory_desc_t md) {
     md_t r;
@@ -26,7 +27,7 @@ md_t own_md(relayout_memory_desc_t md) {
 } // namespace
 
 std::string md_t::str() const {
-    char buf[512] = {0};
+    char buf[512] = { 0 };
     check(relayout_memory_desc_to_string(get(), buf, sizeof(buf)), "memory_desc_to_string");
     return buf;
 }
@@ -39,7 +40,7 @@ md_t md_t::with_extra(uint64_t flags, int comp_mask, int asymm_mask, float scale
 }
 
 md_t md_with_tag(const dims_t &dims, relayout_data_type_t dt, relayout_format_tag_t tag) {
-    relayout_dims_t d = {0};
+    relayout_dims_t d = { 0 };
     to_c(dims, d, "memory_desc_create_with_tag");
     relayout_memory_desc_t md = nullptr;
     check(relayout_memory_desc_create_with_tag(&md, int(dims.size()), d, dt, tag),
@@ -48,7 +49,7 @@ md_t md_with_tag(const dims_t &dims, relayout_data_type_t dt, relayout_format_ta
 }
 
 md_t md_with_string_tag(const dims_t &dims, relayout_data_type_t dt, const std::string &tag) {
-    relayout_dims_t d = {0};
+    relayout_dims_t d = { 0 };
     to_c(dims, d, "memory_desc_create_with_string_tag");
     relayout_memory_desc_t md = nullptr;
     check(relayout_memory_desc_create_with_string_tag(&md, int(dims.size()), d, dt, tag.c_str()),
@@ -57,7 +58,7 @@ md_t md_with_string_tag(const dims_t &dims, relayout_data_type_t dt, const std::
 }
 
 md_t md_with_strides(const dims_t &dims, relayout_data_type_t dt, const dims_t &strides) {
-    relayout_dims_t d = {0}, s = {0};
+    relayout_dims_t d = { 0 }, s = { 0 };
     to_c(dims, d, "memory_desc_create_with_strides");
     to_c(strides, s, "memory_desc_create_with_strides");
     relayout_memory_desc_t md = nullptr;
@@ -86,7 +87,9 @@ size_t engine_count(relayout_engine_kind_t kind) {
     return n;
 }
 
-void stream_t::wait() const { check(relayout_stream_wait(get()), "stream_wait"); }
+void stream_t::wait() const {
+    check(relayout_stream_wait(get()), "stream_wait");
+}
 
 stream_t make_stream(const engine_t &eng) {
     relayout_stream_t s = nullptr;
@@ -111,19 +114,17 @@ attr_t::attr_t() {
 }
 
 void attr_t::set_scales(int arg, int mask, const std::vector<float> &values) {
-    check(relayout_primitive_attr_set_scales(get(), arg, int64_t(values.size()), mask,
-                  values.data()),
+    check(relayout_primitive_attr_set_scales(
+                  get(), arg, int64_t(values.size()), mask, values.data()),
             "primitive_attr_set_scales");
 }
 
 void attr_t::set_zero_point(int arg, int32_t zp) {
-    check(relayout_primitive_attr_set_zero_point(get(), arg, zp),
-            "primitive_attr_set_zero_point");
+    check(relayout_primitive_attr_set_zero_point(get(), arg, zp), "primitive_attr_set_zero_point");
 }
 
 void attr_t::set_sum(float beta) {
-    check(relayout_primitive_attr_set_post_ops_sum(get(), beta),
-            "primitive_attr_set_post_ops_sum");
+    check(relayout_primitive_attr_set_post_ops_sum(get(), beta), "primitive_attr_set_post_ops_sum");
 }
 
 std::string pd_t::impl() const {
@@ -156,7 +157,8 @@ pd_t make_reorder_pd(const engine_t &src_eng, const md_t &src, const engine_t &d
 }
 
 void reorder_t::execute(const stream_t &s, const memory_t &src, const memory_t &dst) const {
-    const relayout_exec_arg_t args[2] = {{RELAYOUT_ARG_SRC, src.get()}, {RELAYOUT_ARG_DST, dst.get()}};
+    const relayout_exec_arg_t args[2] = { { RELAYOUT_ARG_SRC, src.get() },
+        { RELAYOUT_ARG_DST, dst.get() } };
     check(relayout_primitive_execute(get(), s.get(), 2, args), "primitive_execute");
 }
 

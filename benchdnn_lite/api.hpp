@@ -30,9 +30,9 @@ void check(relayout_status_t status, const char *what);
 
 template <typename T, relayout_status_t (*destroy)(T)>
 std::shared_ptr<typename std::remove_pointer<T>::type> own(T h) {
-    return {h, [](T p) {
+    return { h, [](T p) {
                 if (p) destroy(p);
-            }};
+            } };
 }
 
 struct md_t {

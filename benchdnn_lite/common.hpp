@@ -40,11 +40,11 @@ float f16_to_f32(uint16_t h);
 int64_t f32_to_int_sat(float v, dt_t dt);
 
 // An element is carried around as its raw bits in a uint32_t (low bytes).
-uint32_t f32_to_dt_bits(float v, dt_t dt); // conversion to the dst type
-float dt_bits_to_f32(uint32_t bits, dt_t dt); // exact widening
+uint32_t f32_to_dt_bits(float v, dt_t dt);      // conversion to the dst type
+float dt_bits_to_f32(uint32_t bits, dt_t dt);   // exact widening
 int64_t dt_bits_to_int(uint32_t bits, dt_t dt); // integer types only
 bool dt_bits_is_nan(uint32_t bits, dt_t dt);
-bool dt_bits_is_zero(uint32_t bits, dt_t dt); // +0 or -0 for floats
+bool dt_bits_is_zero(uint32_t bits, dt_t dt);    // +0 or -0 for floats
 std::string dt_bits_str(uint32_t bits, dt_t dt); // value (and hex for floats)
 
 uint32_t load_bits(const void *base, dt_t dt, int64_t off);
@@ -79,7 +79,8 @@ inline bool next_pos(int64_t *pos, const int64_t *dims, int ndims) {
 
 inline int64_t volume(const dims_t &dims) {
     int64_t v = 1;
-    for (auto d : dims) v *= d;
+    for (auto d : dims)
+        v *= d;
     return v;
 }
 

@@ -16,7 +16,6 @@
 
 namespace bdl {
 
-
 namespace {
 
 constexpr size_t guard_bytes = 64; // after get_size(): must stay untouched
@@ -24,12 +23,12 @@ constexpr int max_printed_errors = 10;
 
 const std::map<std::string, relayout_format_tag_t> &enum_tags() {
     static const std::map<std::string, relayout_format_tag_t> m = {
-#define RELAYOUT_TAG(name, str) {#name, relayout_##name},
-#define RELAYOUT_TAG_ALIAS(alias, name) {#alias, relayout_##alias},
+#define RELAYOUT_TAG(name, str) { #name, relayout_##name },
+#define RELAYOUT_TAG_ALIAS(alias, name) { #alias, relayout_##alias },
 #include "relayout/relayout_format_tags.h"
 #undef RELAYOUT_TAG
 #undef RELAYOUT_TAG_ALIAS
-            {"any", relayout_format_tag_any},
+        { "any", relayout_format_tag_any },
     };
     return m;
 }
@@ -66,7 +65,8 @@ void apply_isa(const std::string &isa_name) {
 
 std::string pos2str(const int64_t *pos, int nd) {
     std::string s = "(";
-    for (int d = 0; d < nd; ++d) s += (d ? "," : "") + std::to_string(pos[d]);
+    for (int d = 0; d < nd; ++d)
+        s += (d ? "," : "") + std::to_string(pos[d]);
     return s + ")";
 }
 
@@ -86,9 +86,8 @@ void note(int idx, const char *fmt_str, const std::string &a) {
 }
 
 // Compares the destination with the reference. Returns the error count.
-int64_t check_dst(const prb_t &prb, const layout_t &src_l, const void *src,
-        const layout_t &dst_l, const void *dst_old, const void *dst, int idx,
-        int64_t &total) {
+int64_t check_dst(const prb_t &prb, const layout_t &src_l, const void *src, const layout_t &dst_l,
+        const void *dst_old, const void *dst, int idx, int64_t &total) {
     std::vector<uint32_t> exp;
     compute_ref(prb, src_l, src, dst_l, dst_old, exp);
     const bool bit_copy = prb.is_bit_copy();
@@ -100,37 +99,40 @@ int64_t check_dst(const prb_t &prb, const layout_t &src_l, const void *src,
     };
 
     // 1. Every logical point.
-    int64_t pos[RELAYOUT_MAX_NDIMS] = {0}, i = 0;
+    int64_t pos[RELAYOUT_MAX_NDIMS] = { 0 }, i = 0;
     do {
         const int64_t off = dst_l.off(pos);
         const uint32_t got = load_bits(dst, dst_l.dt, off);
         if (!bits_match(exp[size_t(i)], got, dst_l.dt, bit_copy))
-            report_err("[" + std::to_string(i) + "] pos:" + pos2str(pos, nd) + " dst_off:"
-                    + std::to_string(off) + " src:"
-                    + dt_bits_str(load_bits(src, src_l.dt, src_l.off(pos)), src_l.dt)
-                    + " exp:" + dt_bits_str(exp[size_t(i)], dst_l.dt)
-                    + " got:" + dt_bits_str(got, dst_l.dt));
+            report_err("[" + std::to_string(i) + "] pos:" + pos2str(pos, nd)
+                       + " dst_off:" + std::to_string(off)
+                       + " src:" + dt_bits_str(load_bits(src, src_l.dt, src_l.off(pos)), src_l.dt)
+                       + " exp:" + dt_bits_str(exp[size_t(i)], dst_l.dt)
+                       + " got:" + dt_bits_str(got, dst_l.dt));
         ++i;
         ++total;
     } while (next_pos(pos, prb.dims.data(), nd));
 
     // 2. Every padded point (some coordinate in [dims, padded_dims)) is 0.
     bool padded = false;
-    for (int d = 0; d < nd; ++d) padded |= dst_l.padded_dims[d] != dst_l.dims[d];
+    for (int d = 0; d < nd; ++d)
+        padded |= dst_l.padded_dims[d] != dst_l.dims[d];
     if (padded) {
         dims_t box(static_cast<size_t>(nd));
-        for (int d = 0; d < nd; ++d) box[d] = dst_l.padded_dims[d] - dst_l.padded_offsets[d];
+        for (int d = 0; d < nd; ++d)
+            box[d] = dst_l.padded_dims[d] - dst_l.padded_offsets[d];
         std::fill(pos, pos + nd, 0);
         do {
             bool in_pad = false;
-            for (int d = 0; d < nd; ++d) in_pad |= pos[d] >= dst_l.dims[d];
+            for (int d = 0; d < nd; ++d)
+                in_pad |= pos[d] >= dst_l.dims[d];
             if (!in_pad) continue;
             ++total;
             const int64_t off = dst_l.off(pos);
             const uint32_t got = load_bits(dst, dst_l.dt, off);
             if (got != 0)
-                report_err("padding pos:" + pos2str(pos, nd) + " dst_off:"
-                        + std::to_string(off) + " exp:0 got:" + dt_bits_str(got, dst_l.dt));
+                report_err("padding pos:" + pos2str(pos, nd) + " dst_off:" + std::to_string(off)
+                           + " exp:0 got:" + dt_bits_str(got, dst_l.dt));
         } while (next_pos(pos, box.data(), nd));
     }
 
@@ -145,13 +147,11 @@ int64_t check_dst(const prb_t &prb, const layout_t &src_l, const void *src,
             ++total;
             if (got != comp[m])
                 report_err(std::string(name) + "[" + std::to_string(m)
-                        + "] exp:" + std::to_string(comp[m]) + " got:" + std::to_string(got));
+                           + "] exp:" + std::to_string(comp[m]) + " got:" + std::to_string(got));
         }
     };
-    if (dst_l.has_s8s8())
-        check_comp("s8s8_comp", dst_l.comp_mask, -128, dst_l.s8s8_byte_offset());
-    if (dst_l.has_zp_comp())
-        check_comp("zp_comp", dst_l.asymm_mask, -1, dst_l.zp_byte_offset());
+    if (dst_l.has_s8s8()) check_comp("s8s8_comp", dst_l.comp_mask, -128, dst_l.s8s8_byte_offset());
+    if (dst_l.has_zp_comp()) check_comp("zp_comp", dst_l.asymm_mask, -1, dst_l.zp_byte_offset());
     return errors;
 }
 
@@ -182,8 +182,10 @@ res_t run_problem_impl(const prb_t &prb, int idx) {
             if (!prb.engine_preset.empty() && std::isdigit((unsigned char)prb.engine_preset[0]))
                 index = size_t(std::stoul(prb.engine_preset));
             else if (!prb.engine_preset.empty() && verbose)
-                note(idx, "engine preset '%s' is not reachable through the public "
-                          "API; using device 0", prb.engine_preset);
+                note(idx,
+                        "engine preset '%s' is not reachable through the public "
+                        "API; using device 0",
+                        prb.engine_preset);
             dev = &get_engine(kind, index);
         }
         src_md = make_md(prb.dims, prb.sdt, prb.stag, prb.src_strides);
@@ -193,7 +195,7 @@ res_t run_problem_impl(const prb_t &prb, int idx) {
                     std::max(0, prb.oflag.zp_mask), prb.oflag.scale_adjust);
 
         api::attr_t attr;
-        for (int arg : {RELAYOUT_ARG_SRC, RELAYOUT_ARG_DST}) {
+        for (int arg : { RELAYOUT_ARG_SRC, RELAYOUT_ARG_DST }) {
             const scale_t &s = arg == RELAYOUT_ARG_SRC ? prb.attr.src_scale : prb.attr.dst_scale;
             if (s.present) attr.set_scales(arg, s.mask, prb.scale_values(s));
         }
@@ -219,13 +221,12 @@ res_t run_problem_impl(const prb_t &prb, int idx) {
             return res;
         }
         res.reason = e.message;
-        res.state = e.status == relayout_unimplemented ? state_t::unimplemented
-                                                       : state_t::failed;
+        res.state = e.status == relayout_unimplemented ? state_t::unimplemented : state_t::failed;
         return res;
     }
     if (prb.expect == expect_t::invalid)
-        return fail("expected an invalid_arguments error, but creation succeeded (impl "
-                + res.impl + ")");
+        return fail("expected an invalid_arguments error, but creation succeeded (impl " + res.impl
+                    + ")");
     if (prb.mode == mode_t::list) {
         res.state = state_t::listed;
         return res;
@@ -235,21 +236,20 @@ res_t run_problem_impl(const prb_t &prb, int idx) {
     const layout_t src_l = make_layout(src_md), dst_l = make_layout(dst_md);
     if (src_l.dims != prb.dims || dst_l.dims != prb.dims)
         return fail("a descriptor reports dims " + dims2str(src_l.dims) + " / "
-                + dims2str(dst_l.dims) + ", not " + dims2str(prb.dims));
-    for (const layout_t *l : {&src_l, &dst_l})
+                    + dims2str(dst_l.dims) + ", not " + dims2str(prb.dims));
+    for (const layout_t *l : { &src_l, &dst_l })
         if (size_t(data_extent(*l)) * dt_size(l->dt) > l->data_bytes())
             return fail("get_size() " + std::to_string(l->size)
-                    + " is smaller than the layout's extent: "
-                    + std::to_string(data_extent(*l)) + " elements + "
-                    + std::to_string(l->comp_bytes()) + " compensation bytes");
+                        + " is smaller than the layout's extent: " + std::to_string(data_extent(*l))
+                        + " elements + " + std::to_string(l->comp_bytes()) + " compensation bytes");
 
     // ---- buffers ---------------------------------------------------------
     buffer_t src_buf(src_l.size + guard_bytes), dst_buf(dst_l.size + guard_bytes);
     const api::memory_t src_mem = api::make_memory(src_md, cpu->eng, src_buf.data());
     const api::memory_t dst_host = api::make_memory(dst_md, cpu->eng, dst_buf.data());
     // The dst the primitive writes: the host buffer, or a device buffer.
-    const api::memory_t dst_mem
-            = dev ? api::make_memory(dst_md, dev->eng, RELAYOUT_MEMORY_ALLOCATE) : dst_host;
+    const api::memory_t dst_mem =
+            dev ? api::make_memory(dst_md, dev->eng, RELAYOUT_MEMORY_ALLOCATE) : dst_host;
     const api::stream_t &strm = dev ? dev->strm : cpu->strm;
     // Moves dst between the host buffer and the device (identity reorders).
     auto upload = [&]() {
@@ -287,9 +287,10 @@ res_t run_problem_impl(const prb_t &prb, int idx) {
         if (std::memcmp(src_copy.data(), src_buf.data(), src_buf.capacity()) != 0)
             return fail("the reorder wrote into its source buffer");
         if (std::memcmp(dst_old.data() + dst_l.size, dst_buf.data() + dst_l.size,
-                    dst_buf.capacity() - dst_l.size) != 0)
+                    dst_buf.capacity() - dst_l.size)
+                != 0)
             return fail("the reorder wrote past get_size() of the destination ("
-                    + std::to_string(dst_l.size) + " bytes)");
+                        + std::to_string(dst_l.size) + " bytes)");
         if (prb.zero_volume()) {
             if (std::memcmp(dst_old.data(), dst_buf.data(), dst_buf.capacity()) != 0)
                 return fail("zero-volume reorder touched the destination buffer");
@@ -312,8 +313,8 @@ res_t run_problem_impl(const prb_t &prb, int idx) {
         }
         if (!prb.zero_volume()) {
             buffer_t scratch(dst_l.size);
-            res.perf = measure(run, src_buf.data(), src_l.size, scratch.data(), dst_l.size,
-                    prb.fix_times);
+            res.perf = measure(
+                    run, src_buf.data(), src_l.size, scratch.data(), dst_l.size, prb.fix_times);
             res.has_perf = true;
         }
         if (!check) res.state = state_t::executed;
@@ -323,8 +324,7 @@ res_t run_problem_impl(const prb_t &prb, int idx) {
 
 } // namespace
 
-api::md_t make_md(const dims_t &dims, dt_t dt, const std::string &tag,
-        const dims_t &strides) {
+api::md_t make_md(const dims_t &dims, dt_t dt, const std::string &tag, const dims_t &strides) {
     if (!strides.empty()) return api::md_with_strides(dims, dt, strides);
     const auto &tags = enum_tags();
     const auto it = tags.find(tag);

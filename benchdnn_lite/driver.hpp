@@ -13,8 +13,7 @@ res_t run_problem(const prb_t &prb, int idx);
 
 // Creates a descriptor from a tag name: enum names (nchw, OIhw4i16o4i, ...)
 // through the enum constructor, anything else through the string-tag one.
-api::md_t make_md(const dims_t &dims, dt_t dt, const std::string &tag,
-        const dims_t &strides);
+api::md_t make_md(const dims_t &dims, dt_t dt, const std::string &tag, const dims_t &strides);
 
 } // namespace bdl
 

@@ -16,11 +16,11 @@ uint32_t hash(int64_t i) {
 
 float f32_value(int64_t i) {
     const uint32_t h = hash(i), r = h >> 8;
-    static const float fracs[] = {0.f, 0.5f, -0.5f, 0.25f, 0.75f, 0.125f, 0.375f, 1.f / 3};
+    static const float fracs[] = { 0.f, 0.5f, -0.5f, 0.25f, 0.75f, 0.125f, 0.375f, 1.f / 3 };
     switch (h % 16) {
         case 9:
         case 10: return float(int(r % 257) - 128) + 0.5f; // ties in int8 range
-        case 11: // saturates s16/u16, overflows f16
+        case 11:                                          // saturates s16/u16, overflows f16
             return (r & 1 ? 1.f : -1.f) * float((r >> 1) % 70000);
         case 12: { // mantissa-rich, from f16-subnormal to large magnitudes
             const float m = 1.f + float(r & 0xffff) / 65536.f;
@@ -28,8 +28,8 @@ float f32_value(int64_t i) {
             return (r & 0x800000 ? -1.f : 1.f) * std::ldexp(m, e);
         }
         case 13: { // around the s32 saturation bound
-            static const float big[] = {3e9f, -3e9f, 2147483520.f, 2147483648.f,
-                    -2147483648.f, 16777217.f, 1e10f, -1e10f};
+            static const float big[] = { 3e9f, -3e9f, 2147483520.f, 2147483648.f, -2147483648.f,
+                16777217.f, 1e10f, -1e10f };
             return big[r % 8];
         }
         case 14: return r & 1 ? -0.f : 1e-6f;
@@ -50,8 +50,8 @@ uint32_t src_value(dt_t dt, int64_t i) {
             switch (h % 8) {
                 case 4: return uint32_t((r & 1 ? 1 : -1) * int32_t((1 << 24) + r % 1000));
                 case 5: {
-                    static const int32_t ext[] = {INT32_MAX, INT32_MIN, 2147483520,
-                            2147483584, -2147483520, 2147483647 - 64};
+                    static const int32_t ext[] = { INT32_MAX, INT32_MIN, 2147483520, 2147483584,
+                        -2147483520, 2147483647 - 64 };
                     return uint32_t(ext[r % 6]);
                 }
                 case 6: return uint32_t(int32_t(r % 140001) - 70000);
@@ -82,7 +82,7 @@ uint32_t dst_old_value(dt_t dt, int64_t i) {
 void fill_src(const layout_t &l, void *buf, size_t buf_bytes) {
     std::memset(buf, src_garbage_byte, buf_bytes);
     if (l.zero_volume()) return;
-    int64_t pos[RELAYOUT_MAX_NDIMS] = {0}, i = 0;
+    int64_t pos[RELAYOUT_MAX_NDIMS] = { 0 }, i = 0;
     do {
         store_bits(buf, l.dt, l.off(pos), src_value(l.dt, i++));
     } while (next_pos(pos, l.dims.data(), l.ndims));
@@ -91,7 +91,7 @@ void fill_src(const layout_t &l, void *buf, size_t buf_bytes) {
 void fill_dst(const layout_t &l, void *buf, size_t buf_bytes, bool valid_values) {
     std::memset(buf, dst_garbage_byte, buf_bytes);
     if (!valid_values || l.zero_volume()) return;
-    int64_t pos[RELAYOUT_MAX_NDIMS] = {0}, i = 0;
+    int64_t pos[RELAYOUT_MAX_NDIMS] = { 0 }, i = 0;
     do {
         store_bits(buf, l.dt, l.off(pos), dst_old_value(l.dt, i++));
     } while (next_pos(pos, l.dims.data(), l.ndims));

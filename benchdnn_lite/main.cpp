@@ -36,7 +36,8 @@ void usage() {
            "  --engine=cpu|ocl|npu[:preset]   --mode=C|P|CP|L\n"
            "  npu: --engine=npu:bm1684x|npu:custom:X:S:EU  --dtag=/--stag=npu:aligned|compact|\n"
            "       line_aligned|matrix:W|free:Ns:Cs:Hs:Ws[:4n|2n|2ic]  --npu-addr=A[:B]\n"
-           "  ocl: --engine=ocl[:INDEX]  --dtag=/--stag=image:TYPE[:b2|b4|b6] (pixel type = ddt/sdt)\n"
+           "  ocl: --engine=ocl[:INDEX]  --dtag=/--stag=image:TYPE[:b2|b4|b6] (pixel type = "
+           "ddt/sdt)\n"
            "  --max-cpu-isa=avx2|avx512_core|all|none\n"
            "  --perf-template=STR   fields %%prb%% %%impl%% %%engine%% %%min_ms%% %%avg_ms%%\n"
            "                        %%gbps%% %%copy_gbps%% %%copy_pct%% %%copy_ms%% %%iters%%\n"
@@ -65,15 +66,14 @@ std::string dir_of(const std::string &path) {
     return s == std::string::npos ? "" : path.substr(0, s + 1);
 }
 
-bool process_args(run_state_t &st, const std::vector<std::string> &args,
-        const std::string &base_dir);
+bool process_args(
+        run_state_t &st, const std::vector<std::string> &args, const std::string &base_dir);
 
 bool run_batch(run_state_t &st, const std::string &file, const std::string &base_dir) {
     constexpr int max_depth = 16; // a batch including itself
     // Relative paths: first the including batch's directory, then the cwd.
     std::string path = file;
-    if (!file.empty() && file[0] != '/' && !base_dir.empty()
-            && file_exists(base_dir + file))
+    if (!file.empty() && file[0] != '/' && !base_dir.empty() && file_exists(base_dir + file))
         path = base_dir + file;
     std::vector<std::string> tokens;
     std::string err;
@@ -88,8 +88,8 @@ bool run_batch(run_state_t &st, const std::string &file, const std::string &base
     return ok;
 }
 
-bool process_args(run_state_t &st, const std::vector<std::string> &args,
-        const std::string &base_dir) {
+bool process_args(
+        run_state_t &st, const std::vector<std::string> &args, const std::string &base_dir) {
     for (const auto &arg : args) {
         std::string err;
         if (arg == "--reset") {
@@ -98,7 +98,8 @@ bool process_args(run_state_t &st, const std::vector<std::string> &args,
             if (!run_batch(st, arg.substr(8), base_dir)) return false;
         } else if (arg == "-v" || arg == "--verbose") {
             verbose = 1;
-        } else if (arg.compare(0, 10, "--verbose=") == 0 || (arg.size() == 3 && arg[0] == '-' && arg[1] == 'v')) {
+        } else if (arg.compare(0, 10, "--verbose=") == 0
+                   || (arg.size() == 3 && arg[0] == '-' && arg[1] == 'v')) {
             verbose = std::atoi(arg.c_str() + (arg[1] == 'v' ? 2 : 10));
         } else if (is_problem_arg(arg)) {
             std::vector<prb_t> prbs;

@@ -25,8 +25,8 @@ const char *dt2name(dt_t dt) {
 }
 
 bool name2dt(const std::string &name, dt_t &dt) {
-    static const dt_t all[] = {relayout_f32, relayout_bf16, relayout_f16,
-            relayout_s32, relayout_s16, relayout_u16, relayout_s8, relayout_u8};
+    static const dt_t all[] = { relayout_f32, relayout_bf16, relayout_f16, relayout_s32,
+        relayout_s16, relayout_u16, relayout_s8, relayout_u8 };
     for (auto d : all)
         if (name == dt2name(d)) {
             dt = d;
@@ -52,7 +52,9 @@ size_t dt_size(dt_t dt) {
 bool dt_is_float(dt_t dt) {
     return dt == relayout_f32 || dt == relayout_bf16 || dt == relayout_f16;
 }
-bool dt_is_int(dt_t dt) { return dt_size(dt) != 0 && !dt_is_float(dt); }
+bool dt_is_int(dt_t dt) {
+    return dt_size(dt) != 0 && !dt_is_float(dt);
+}
 
 float dt_lower(dt_t dt) {
     switch (dt) {
@@ -93,7 +95,9 @@ uint16_t f32_to_bf16(float v) {
     return uint16_t(u >> 16);
 }
 
-float bf16_to_f32(uint16_t h) { return bits_f32(uint32_t(h) << 16); }
+float bf16_to_f32(uint16_t h) {
+    return bits_f32(uint32_t(h) << 16);
+}
 
 uint16_t f32_to_f16(float v) {
     uint32_t u = f32_bits(v);
@@ -101,8 +105,8 @@ uint16_t f32_to_f16(float v) {
     u &= 0x7fffffffu;
     if (u > 0x7f800000u) // NaN: quiet, payload's top bits kept
         return uint16_t(sign | 0x7e00u | ((u >> 13) & 0x3ffu));
-    if (u >= 0x38800000u) { // |v| >= 2^-14: normal in f16 (or overflow)
-        uint32_t r = u - 0x38000000u; // rebias the exponent 127 -> 15
+    if (u >= 0x38800000u) {             // |v| >= 2^-14: normal in f16 (or overflow)
+        uint32_t r = u - 0x38000000u;   // rebias the exponent 127 -> 15
         r += 0xfffu + ((r >> 13) & 1u); // round to nearest even at bit 13
         r >>= 13;
         if (r >= 0x7c00u) r = 0x7c00u; // overflow (and inf) -> inf
@@ -166,7 +170,7 @@ float dt_bits_to_f32(uint32_t b, dt_t dt) {
         case relayout_f32: return bits_f32(b);
         case relayout_bf16: return bf16_to_f32(uint16_t(b));
         case relayout_f16: return f16_to_f32(uint16_t(b));
-        case relayout_s32: return float(int32_t(b)); // round to nearest even
+        case relayout_s32: return float(int32_t(b));  // round to nearest even
         default: return float(dt_bits_to_int(b, dt)); // exact
     }
 }
@@ -239,7 +243,9 @@ buffer_t::buffer_t(size_t bytes) : size_(bytes) {
     if (!ptr_) throw std::bad_alloc();
 }
 
-buffer_t::~buffer_t() { std::free(ptr_); }
+buffer_t::~buffer_t() {
+    std::free(ptr_);
+}
 
 std::string dims2str(const dims_t &dims, char sep) {
     std::string s;

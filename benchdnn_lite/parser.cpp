@@ -68,8 +68,8 @@ bool parse_policy(const std::string &s, int &mask, std::string &err) {
 }
 
 // "policy[:value]" into a scale.
-bool parse_one_scale(const std::vector<std::string> &f, size_t first,
-        scale_t &sc, std::string &err) {
+bool parse_one_scale(
+        const std::vector<std::string> &f, size_t first, scale_t &sc, std::string &err) {
     if (f.size() <= first || f.size() > first + 2) {
         err = "expected POLICY[:VALUE]";
         return false;
@@ -97,8 +97,7 @@ bool parse_dims(const std::string &s, dims_t &dims, std::string &err) {
         dims.push_back(v);
     }
     if (dims.empty() || dims.size() > RELAYOUT_MAX_NDIMS) {
-        err = "problem '" + s + "' must have 1.." + std::to_string(RELAYOUT_MAX_NDIMS)
-                + " dims";
+        err = "problem '" + s + "' must have 1.." + std::to_string(RELAYOUT_MAX_NDIMS) + " dims";
         return false;
     }
     return true;
@@ -166,10 +165,10 @@ bool parse_zero_points(const std::string &s, attr_t &attr, std::string &err) {
         if (f[0] == "src") zp = &attr.src_zp;
         if (f[0] == "dst") zp = &attr.dst_zp;
         int64_t v = 0;
-        if (!zp || f.size() != 3 || f[1] != "common" || !parse_int64(f[2], v)
-                || v < INT32_MIN || v > INT32_MAX) {
+        if (!zp || f.size() != 3 || f[1] != "common" || !parse_int64(f[2], v) || v < INT32_MIN
+                || v > INT32_MAX) {
             err = "--attr-zero-points: bad entry '" + entry
-                    + "' (expected src:common:Z or dst:common:Z)";
+                  + "' (expected src:common:Z or dst:common:Z)";
             return false;
         }
         *zp = int32_t(v);
@@ -202,12 +201,12 @@ bool parse_oflag(const std::string &s, oflag_t &o, std::string &err) {
             o.has_scale_adjust = true;
             if (parse_float(f[1], o.scale_adjust)) continue;
         } else if (f.size() == 2 && (f[0] == "s8s8_comp" || f[0] == "zp_comp")
-                && parse_int64(f[1], m) && m >= 0 && m < (1 << RELAYOUT_MAX_NDIMS)) {
+                   && parse_int64(f[1], m) && m >= 0 && m < (1 << RELAYOUT_MAX_NDIMS)) {
             (f[0] == "s8s8_comp" ? o.s8s8_mask : o.zp_mask) = int(m);
             continue;
         }
         err = "--oflag: bad entry '" + entry
-                + "' (expected s8s8_comp:MASK, zp_comp:MASK or scale_adjust:F)";
+              + "' (expected s8s8_comp:MASK, zp_comp:MASK or scale_adjust:F)";
         return false;
     }
     return true;
@@ -215,11 +214,16 @@ bool parse_oflag(const std::string &s, oflag_t &o, std::string &err) {
 
 bool parse_mode(const std::string &s, mode_t &mode, std::string &err) {
     std::string u;
-    for (char c : s) u += char(std::toupper((unsigned char)c));
-    if (u == "C") mode = mode_t::correctness;
-    else if (u == "P") mode = mode_t::performance;
-    else if (u == "CP" || u == "PC") mode = mode_t::both;
-    else if (u == "L") mode = mode_t::list;
+    for (char c : s)
+        u += char(std::toupper((unsigned char)c));
+    if (u == "C")
+        mode = mode_t::correctness;
+    else if (u == "P")
+        mode = mode_t::performance;
+    else if (u == "CP" || u == "PC")
+        mode = mode_t::both;
+    else if (u == "L")
+        mode = mode_t::list;
     else {
         err = "--mode: bad value '" + s + "' (expected C, P, CP or L)";
         return false;
@@ -227,8 +231,7 @@ bool parse_mode(const std::string &s, mode_t &mode, std::string &err) {
     return true;
 }
 
-bool parse_engine(const std::string &s, std::string &kind, std::string &preset,
-        std::string &err) {
+bool parse_engine(const std::string &s, std::string &kind, std::string &preset, std::string &err) {
     const size_t p = s.find(':');
     kind = s.substr(0, p);
     preset = p == std::string::npos ? "" : s.substr(p + 1);
@@ -240,11 +243,16 @@ bool parse_engine(const std::string &s, std::string &kind, std::string &preset,
 }
 
 bool parse_isa(const std::string &s, relayout_cpu_isa_t &isa, std::string &err) {
-    if (s == "" || s == "default") isa = relayout_cpu_isa_default;
-    else if (s == "none" || s == "ref") isa = relayout_cpu_isa_none;
-    else if (s == "avx2") isa = relayout_cpu_isa_avx2;
-    else if (s == "avx512_core") isa = relayout_cpu_isa_avx512_core;
-    else if (s == "all") isa = relayout_cpu_isa_all;
+    if (s == "" || s == "default")
+        isa = relayout_cpu_isa_default;
+    else if (s == "none" || s == "ref")
+        isa = relayout_cpu_isa_none;
+    else if (s == "avx2")
+        isa = relayout_cpu_isa_avx2;
+    else if (s == "avx512_core")
+        isa = relayout_cpu_isa_avx512_core;
+    else if (s == "all")
+        isa = relayout_cpu_isa_all;
     else {
         err = "--max-cpu-isa: bad value '" + s + "' (expected avx2, avx512_core, all or none)";
         return false;
@@ -374,7 +382,7 @@ bool parse_knob(settings_t &s, const std::string &arg, std::string &err) {
     if (key == "--compare") {
         if (!need_value()) return false;
         err = "--compare=" + val
-                + ": unsupported (benchdnn_lite is built without a oneDNN baseline)";
+              + ": unsupported (benchdnn_lite is built without a oneDNN baseline)";
         return false;
     }
     err = "unknown knob '" + arg + "' (see --help)";
@@ -383,8 +391,7 @@ bool parse_knob(settings_t &s, const std::string &arg, std::string &err) {
 
 namespace {
 // "--knob=value" when the value differs from the default.
-void add_knob(std::string &repro, const char *key, const std::string &val,
-        const std::string &def) {
+void add_knob(std::string &repro, const char *key, const std::string &val, const std::string &def) {
     if (val == def) return;
     repro += " ";
     repro += key;
@@ -392,8 +399,8 @@ void add_knob(std::string &repro, const char *key, const std::string &val,
 }
 } // namespace
 
-bool expand_problems(const settings_t &s, const std::string &dims_arg,
-        std::vector<prb_t> &prbs, std::string &err) {
+bool expand_problems(const settings_t &s, const std::string &dims_arg, std::vector<prb_t> &prbs,
+        std::string &err) {
     dims_t dims;
     if (!parse_dims(dims_arg, dims, err)) return false;
     const settings_t def;
@@ -408,62 +415,73 @@ bool expand_problems(const settings_t &s, const std::string &dims_arg,
     base.npu_addr = s.npu_addr;
 
     for (const auto &sdt : s.sdt)
-    for (const auto &ddt : s.ddt)
-    for (const auto &stag : s.stag)
-    for (const auto &dtag : s.dtag)
-    for (const auto &strides : s.strides)
-    for (const auto &oscale : s.oscale)
-    for (const auto &scales : s.scales)
-    for (const auto &zp : s.zero_points)
-    for (const auto &po : s.post_ops)
-    for (const auto &oflag : s.oflag) {
-        prb_t p = base;
-        name2dt(sdt, p.sdt);
-        name2dt(ddt, p.ddt);
-        p.stag = stag;
-        p.dtag = dtag;
-        if (!parse_strides(strides, p.src_strides, p.dst_strides, err)) return false;
-        for (const dims_t *st : {&p.src_strides, &p.dst_strides})
-            if (!st->empty() && st->size() != dims.size()) {
-                err = "--strides=" + strides + " has " + std::to_string(st->size())
-                        + " values for the " + std::to_string(dims.size())
-                        + "-d problem " + dims_arg;
-                return false;
-            }
-        if (!parse_oscale(oscale, p.attr, err) || !parse_scales(scales, p.attr, err)
-                || !parse_zero_points(zp, p.attr, err)
-                || !parse_post_ops(po, p.attr, err) || !parse_oflag(oflag, p.oflag, err))
-            return false;
-        for (const scale_t *sc : {&p.attr.src_scale, &p.attr.dst_scale})
-            if (sc->mask >> dims.size()) {
-                err = "scale mask " + std::to_string(sc->mask) + " names a dim beyond the "
-                        + std::to_string(dims.size()) + "-d problem " + dims_arg;
-                return false;
-            }
+        for (const auto &ddt : s.ddt)
+            for (const auto &stag : s.stag)
+                for (const auto &dtag : s.dtag)
+                    for (const auto &strides : s.strides)
+                        for (const auto &oscale : s.oscale)
+                            for (const auto &scales : s.scales)
+                                for (const auto &zp : s.zero_points)
+                                    for (const auto &po : s.post_ops)
+                                        for (const auto &oflag : s.oflag) {
+                                            prb_t p = base;
+                                            name2dt(sdt, p.sdt);
+                                            name2dt(ddt, p.ddt);
+                                            p.stag = stag;
+                                            p.dtag = dtag;
+                                            if (!parse_strides(
+                                                        strides, p.src_strides, p.dst_strides, err))
+                                                return false;
+                                            for (const dims_t *st :
+                                                    { &p.src_strides, &p.dst_strides })
+                                                if (!st->empty() && st->size() != dims.size()) {
+                                                    err = "--strides=" + strides + " has "
+                                                          + std::to_string(st->size())
+                                                          + " values for the "
+                                                          + std::to_string(dims.size())
+                                                          + "-d problem " + dims_arg;
+                                                    return false;
+                                                }
+                                            if (!parse_oscale(oscale, p.attr, err)
+                                                    || !parse_scales(scales, p.attr, err)
+                                                    || !parse_zero_points(zp, p.attr, err)
+                                                    || !parse_post_ops(po, p.attr, err)
+                                                    || !parse_oflag(oflag, p.oflag, err))
+                                                return false;
+                                            for (const scale_t *sc :
+                                                    { &p.attr.src_scale, &p.attr.dst_scale })
+                                                if (sc->mask >> dims.size()) {
+                                                    err = "scale mask " + std::to_string(sc->mask)
+                                                          + " names a dim beyond the "
+                                                          + std::to_string(dims.size())
+                                                          + "-d problem " + dims_arg;
+                                                    return false;
+                                                }
 
-        std::string r = "--reorder";
-        add_knob(r, "--engine", s.engine, def.engine);
-        add_knob(r, "--max-cpu-isa", s.max_cpu_isa, def.max_cpu_isa);
-        add_knob(r, "--sdt", sdt, def.sdt[0]);
-        add_knob(r, "--ddt", ddt, def.ddt[0]);
-        add_knob(r, "--stag", stag, def.stag[0]);
-        add_knob(r, "--dtag", dtag, def.dtag[0]);
-        add_knob(r, "--strides", strides, "");
-        add_knob(r, "--attr-oscale", oscale, "");
-        add_knob(r, "--attr-scales", scales, "");
-        add_knob(r, "--attr-zero-points", zp, "");
-        add_knob(r, "--attr-post-ops", po, "");
-        add_knob(r, "--oflag", oflag, "");
-        add_knob(r, "--npu-addr", s.npu_addr, def.npu_addr);
-        add_knob(r, "--expect", s.expect, def.expect);
-        p.repro = r + " " + dims_arg;
-        prbs.push_back(std::move(p));
-    }
+                                            std::string r = "--reorder";
+                                            add_knob(r, "--engine", s.engine, def.engine);
+                                            add_knob(r, "--max-cpu-isa", s.max_cpu_isa,
+                                                    def.max_cpu_isa);
+                                            add_knob(r, "--sdt", sdt, def.sdt[0]);
+                                            add_knob(r, "--ddt", ddt, def.ddt[0]);
+                                            add_knob(r, "--stag", stag, def.stag[0]);
+                                            add_knob(r, "--dtag", dtag, def.dtag[0]);
+                                            add_knob(r, "--strides", strides, "");
+                                            add_knob(r, "--attr-oscale", oscale, "");
+                                            add_knob(r, "--attr-scales", scales, "");
+                                            add_knob(r, "--attr-zero-points", zp, "");
+                                            add_knob(r, "--attr-post-ops", po, "");
+                                            add_knob(r, "--oflag", oflag, "");
+                                            add_knob(r, "--npu-addr", s.npu_addr, def.npu_addr);
+                                            add_knob(r, "--expect", s.expect, def.expect);
+                                            p.repro = r + " " + dims_arg;
+                                            prbs.push_back(std::move(p));
+                                        }
     return true;
 }
 
-bool read_batch_tokens(const std::string &path, std::vector<std::string> &tokens,
-        std::string &err) {
+bool read_batch_tokens(
+        const std::string &path, std::vector<std::string> &tokens, std::string &err) {
     std::ifstream f(path);
     if (!f) {
         err = "cannot open batch file '" + path + "'";
@@ -475,7 +493,8 @@ bool read_batch_tokens(const std::string &path, std::vector<std::string> &tokens
         if (hash != std::string::npos) line.resize(hash);
         std::istringstream ss(line);
         std::string t;
-        while (ss >> t) tokens.push_back(t);
+        while (ss >> t)
+            tokens.push_back(t);
     }
     return true;
 }

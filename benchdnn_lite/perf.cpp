@@ -17,8 +17,8 @@ double now_ms() {
 
 volatile uint64_t sink; // keeps read-only tails from being optimised out
 
-void copy_slice(const uint8_t *src, size_t src_bytes, uint8_t *dst, size_t dst_bytes,
-        int ithr, int nthr) {
+void copy_slice(
+        const uint8_t *src, size_t src_bytes, uint8_t *dst, size_t dst_bytes, int ithr, int nthr) {
     auto range = [&](size_t n, size_t &b, size_t &e) {
         // 64-byte aligned chunks so threads never share a cache line.
         const size_t lines = (n + 63) / 64;
@@ -61,11 +61,12 @@ void stream_copy(const void *src, size_t src_bytes, void *dst, size_t dst_bytes)
     for (int t = 1; t < nthr; ++t)
         pool.emplace_back(copy_slice, s, src_bytes, d, dst_bytes, t, nthr);
     copy_slice(s, src_bytes, d, dst_bytes, 0, nthr);
-    for (auto &t : pool) t.join();
+    for (auto &t : pool)
+        t.join();
 }
 
-perf_res_t measure(const std::function<void()> &run, const void *src,
-        size_t src_bytes, void *scratch, size_t dst_bytes, int fix_times) {
+perf_res_t measure(const std::function<void()> &run, const void *src, size_t src_bytes,
+        void *scratch, size_t dst_bytes, int fix_times) {
     constexpr double budget_ms = 200.; // auto mode: total time per problem
     constexpr int min_iters = 3, max_iters = 5000;
     perf_res_t r;

@@ -26,8 +26,8 @@ struct perf_res_t {
 void stream_copy(const void *src, size_t src_bytes, void *dst, size_t dst_bytes);
 
 // Times `run` and the copy alternately. fix_times 0 = auto (~200 ms).
-perf_res_t measure(const std::function<void()> &run, const void *src,
-        size_t src_bytes, void *scratch, size_t dst_bytes, int fix_times);
+perf_res_t measure(const std::function<void()> &run, const void *src, size_t src_bytes,
+        void *scratch, size_t dst_bytes, int fix_times);
 
 } // namespace bdl
 

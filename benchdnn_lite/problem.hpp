@@ -28,7 +28,7 @@ struct attr_t {
 // dst descriptor extra section (--oflag).
 struct oflag_t {
     int s8s8_mask = -1; // -1: no s8s8 compensation
-    int zp_mask = -1; // -1: no asymmetric-src compensation
+    int zp_mask = -1;   // -1: no asymmetric-src compensation
     bool has_scale_adjust = false;
     float scale_adjust = 1.f;
     uint64_t flags() const;
@@ -40,17 +40,17 @@ enum class expect_t { pass, invalid };
 
 // Knob values as typed by the user; list knobs iterate (cartesian product).
 struct settings_t {
-    std::vector<std::string> sdt {"f32"}, ddt {"f32"};
-    std::vector<std::string> stag {"abx"}, dtag {"abx"};
-    std::vector<std::string> strides {""};
-    std::vector<std::string> scales {""}, oscale {""}, zero_points {""};
-    std::vector<std::string> post_ops {""}, oflag {""};
+    std::vector<std::string> sdt{ "f32" }, ddt{ "f32" };
+    std::vector<std::string> stag{ "abx" }, dtag{ "abx" };
+    std::vector<std::string> strides{ "" };
+    std::vector<std::string> scales{ "" }, oscale{ "" }, zero_points{ "" };
+    std::vector<std::string> post_ops{ "" }, oflag{ "" };
     std::string engine = "cpu";
     std::string mode = "C";
     std::string max_cpu_isa = ""; // "" = no cap requested
     std::string expect = "";
     std::string perf_template = "";
-    int fix_times = 0; // 0 = auto (~200 ms)
+    int fix_times = 0;         // 0 = auto (~200 ms)
     std::string npu_addr = ""; // --npu-addr=A[:B] (engine_npu.hpp)
 };
 

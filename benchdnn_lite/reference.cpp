@@ -21,8 +21,8 @@ int64_t scale_index(const int64_t *pos, const dims_t &dims, int mask) {
 }
 } // namespace
 
-void compute_ref(const prb_t &prb, const layout_t &src_l, const void *src,
-        const layout_t &dst_l, const void *dst_old, std::vector<uint32_t> &exp) {
+void compute_ref(const prb_t &prb, const layout_t &src_l, const void *src, const layout_t &dst_l,
+        const void *dst_old, std::vector<uint32_t> &exp) {
     const int64_t n = volume(prb.dims);
     exp.assign(size_t(n), 0);
     if (n == 0) return;
@@ -38,32 +38,30 @@ void compute_ref(const prb_t &prb, const layout_t &src_l, const void *src,
     p.has_scale_adjust = dst_l.has_scale_adjust();
     p.scale_adjust = dst_l.scale_adjust;
 
-    int64_t pos[RELAYOUT_MAX_NDIMS] = {0};
+    int64_t pos[RELAYOUT_MAX_NDIMS] = { 0 };
     int64_t i = 0;
     do {
         const uint32_t sbits = load_bits(src, prb.sdt, src_l.off(pos));
         if (bit_copy) {
             exp[size_t(i)] = sbits;
         } else {
-            p.src_scale = src_scales[size_t(
-                    scale_index(pos, prb.dims, prb.attr.src_scale.mask))];
-            p.dst_scale = dst_scales[size_t(
-                    scale_index(pos, prb.dims, prb.attr.dst_scale.mask))];
-            const float old = p.has_sum
-                    ? dt_bits_to_f32(load_bits(dst_old, prb.ddt, dst_l.off(pos)), prb.ddt)
-                    : 0.f;
+            p.src_scale = src_scales[size_t(scale_index(pos, prb.dims, prb.attr.src_scale.mask))];
+            p.dst_scale = dst_scales[size_t(scale_index(pos, prb.dims, prb.attr.dst_scale.mask))];
+            const float old =
+                    p.has_sum ? dt_bits_to_f32(load_bits(dst_old, prb.ddt, dst_l.off(pos)), prb.ddt)
+                              : 0.f;
             exp[size_t(i)] = ref_elem(dt_bits_to_f32(sbits, prb.sdt), old, p, prb.ddt);
         }
         ++i;
     } while (next_pos(pos, prb.dims.data(), nd));
 }
 
-void compute_comp(const layout_t &dst_l, const void *dst, int mask,
-        int32_t factor, std::vector<int32_t> &comp) {
+void compute_comp(const layout_t &dst_l, const void *dst, int mask, int32_t factor,
+        std::vector<int32_t> &comp) {
     // uint32 arithmetic: int32 wrap-around without undefined behaviour.
     std::vector<uint32_t> acc(size_t(dst_l.comp_count(mask)), 0u);
     if (!dst_l.zero_volume()) {
-        int64_t pos[RELAYOUT_MAX_NDIMS] = {0};
+        int64_t pos[RELAYOUT_MAX_NDIMS] = { 0 };
         do {
             const int64_t q = dt_bits_to_int(load_bits(dst, dst_l.dt, dst_l.off(pos)), dst_l.dt);
             acc[size_t(dst_l.comp_index(pos, mask))] += uint32_t(q);

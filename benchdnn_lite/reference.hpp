@@ -24,13 +24,13 @@ uint32_t ref_elem(float s, float dst_old, const elem_params_t &p, dt_t ddt);
 
 // Expected dst bits for every logical point, row-major over prb.dims.
 // dst_old is the destination before execution (read by the sum post-op).
-void compute_ref(const prb_t &prb, const layout_t &src_l, const void *src,
-        const layout_t &dst_l, const void *dst_old, std::vector<uint32_t> &exp);
+void compute_ref(const prb_t &prb, const layout_t &src_l, const void *src, const layout_t &dst_l,
+        const void *dst_old, std::vector<uint32_t> &exp);
 
 // Compensation entries (int32, wrapping) from the values stored in dst:
 // comp[m] = factor * sum of q over the logical points with masked index m.
-void compute_comp(const layout_t &dst_l, const void *dst, int mask,
-        int32_t factor, std::vector<int32_t> &comp);
+void compute_comp(const layout_t &dst_l, const void *dst, int mask, int32_t factor,
+        std::vector<int32_t> &comp);
 
 // Does a destination element match the expectation? Bit-exact, except that
 // any NaN matches an expected NaN when the value went through f32, and

@@ -7,8 +7,8 @@ namespace bdl {
 
 int verbose = 0;
 
-const char *default_perf_template
-        = "perf,%engine%,%impl%,%prb%,%min_ms%,%avg_ms%,%gbps%,%copy_gbps%,%copy_pct%";
+const char *default_perf_template =
+        "perf,%engine%,%impl%,%prb%,%min_ms%,%avg_ms%,%gbps%,%copy_gbps%,%copy_pct%";
 
 namespace {
 std::string fmt(const char *f, double v) {
@@ -19,9 +19,8 @@ std::string fmt(const char *f, double v) {
 
 std::string field(const std::string &name, const prb_t &prb, const res_t &res, int idx) {
     const perf_res_t &p = res.perf;
-    const std::string prb_str = prb.repro.compare(0, 10, "--reorder ") == 0
-            ? prb.repro.substr(10)
-            : prb.repro;
+    const std::string prb_str =
+            prb.repro.compare(0, 10, "--reorder ") == 0 ? prb.repro.substr(10) : prb.repro;
     if (name == "prb") return prb_str;
     if (name == "impl") return res.impl;
     if (name == "engine") return prb.engine_kind;
@@ -43,8 +42,7 @@ std::string field(const std::string &name, const prb_t &prb, const res_t &res, i
 }
 } // namespace
 
-std::string format_perf(const std::string &tmpl, const prb_t &prb, const res_t &res,
-        int idx) {
+std::string format_perf(const std::string &tmpl, const prb_t &prb, const res_t &res, int idx) {
     std::string out;
     for (size_t i = 0; i < tmpl.size(); ++i) {
         const size_t close = tmpl[i] == '%' ? tmpl.find('%', i + 1) : std::string::npos;
@@ -78,8 +76,8 @@ void report(int idx, const prb_t &prb, const res_t &res, stats_t &stats) {
         case state_t::failed:
             ++stats.failed;
             if (!res.reason.empty()) printf("%d:error: %s\n", idx, res.reason.c_str());
-            printf("%d:FAILED (errors:%lld total:%lld) __REPRO: %s\n", idx,
-                    (long long)res.errors, (long long)res.total, repro);
+            printf("%d:FAILED (errors:%lld total:%lld) __REPRO: %s\n", idx, (long long)res.errors,
+                    (long long)res.total, repro);
             break;
         case state_t::unimplemented:
             ++stats.unimplemented;
@@ -95,24 +93,24 @@ void report(int idx, const prb_t &prb, const res_t &res, stats_t &stats) {
     if (res.has_perf) {
         static bool header_done = false;
         if (!header_done) {
-            printf("%-5s %11s %11s %9s %9s %7s  %-28s %s\n", "#idx", "min_ms", "avg_ms",
-                    "GB/s", "copyGB/s", "%copy", "impl", "problem");
+            printf("%-5s %11s %11s %9s %9s %7s  %-28s %s\n", "#idx", "min_ms", "avg_ms", "GB/s",
+                    "copyGB/s", "%copy", "impl", "problem");
             header_done = true;
         }
         const perf_res_t &p = res.perf;
-        printf("%-5d %11.5f %11.5f %9.2f %9.2f %6.1f%%  %-28s %s\n", idx, p.min_ms,
-                p.avg_ms, p.gbps(), p.copy_gbps(), p.pct_of_copy(), res.impl.c_str(),
+        printf("%-5d %11.5f %11.5f %9.2f %9.2f %6.1f%%  %-28s %s\n", idx, p.min_ms, p.avg_ms,
+                p.gbps(), p.copy_gbps(), p.pct_of_copy(), res.impl.c_str(),
                 field("prb", prb, res, idx).c_str());
-        const std::string &t = prb.perf_template.empty() ? std::string(default_perf_template)
-                                                         : prb.perf_template;
+        const std::string &t =
+                prb.perf_template.empty() ? std::string(default_perf_template) : prb.perf_template;
         printf("%s\n", format_perf(t, prb, res, idx).c_str());
     }
     fflush(stdout);
 }
 
 void print_summary(const stats_t &s) {
-    printf("tests:%d passed:%d skipped:%d unimplemented:%d failed:%d\n", s.tests,
-            s.passed, s.skipped, s.unimplemented, s.failed);
+    printf("tests:%d passed:%d skipped:%d unimplemented:%d failed:%d\n", s.tests, s.passed,
+            s.skipped, s.unimplemented, s.failed);
     printf("benchdnn_lite: %d passed, %d failed\n", s.passed, s.failed);
     fflush(stdout);
 }

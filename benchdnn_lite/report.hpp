@@ -29,8 +29,7 @@ struct stats_t {
 
 // Default perf line: perf,<engine>,<impl>,<prb>,min_ms,avg_ms,gbps,copy_gbps,pct
 extern const char *default_perf_template;
-std::string format_perf(const std::string &tmpl, const prb_t &prb, const res_t &res,
-        int idx);
+std::string format_perf(const std::string &tmpl, const prb_t &prb, const res_t &res, int idx);
 
 void report(int idx, const prb_t &prb, const res_t &res, stats_t &stats);
 void print_summary(const stats_t &stats);

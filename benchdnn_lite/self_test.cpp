@@ -17,24 +17,24 @@ namespace bdl {
 namespace {
 int n_checks = 0, n_failed = 0;
 
-#define ST_CHECK(cond) \
-    do { \
-        ++n_checks; \
-        if (!(cond)) { \
-            ++n_failed; \
-            printf("self-test: FAILED %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-        } \
+#define ST_CHECK(cond)                                                                             \
+    do {                                                                                           \
+        ++n_checks;                                                                                \
+        if (!(cond)) {                                                                             \
+            ++n_failed;                                                                            \
+            printf("self-test: FAILED %s:%d: %s\n", __FILE__, __LINE__, #cond);                    \
+        }                                                                                          \
     } while (0)
-#define ST_EQ(a, b) \
-    do { \
-        ++n_checks; \
-        const auto va_ = (a); \
-        const auto vb_ = (b); \
-        if (!(va_ == vb_)) { \
-            ++n_failed; \
-            printf("self-test: FAILED %s:%d: %s == %s (%lld vs %lld)\n", __FILE__, \
-                    __LINE__, #a, #b, (long long)va_, (long long)vb_); \
-        } \
+#define ST_EQ(a, b)                                                                                \
+    do {                                                                                           \
+        ++n_checks;                                                                                \
+        const auto va_ = (a);                                                                      \
+        const auto vb_ = (b);                                                                      \
+        if (!(va_ == vb_)) {                                                                       \
+            ++n_failed;                                                                            \
+            printf("self-test: FAILED %s:%d: %s == %s (%lld vs %lld)\n", __FILE__, __LINE__, #a,   \
+                    #b, (long long)va_, (long long)vb_);                                           \
+        }                                                                                          \
     } while (0)
 
 const float qnan = std::numeric_limits<float>::quiet_NaN();
@@ -58,8 +58,7 @@ void test_integer_conversion() {
     ST_EQ(dt_bits_to_int(f32_to_dt_bits(70000.f, relayout_u16), relayout_u16), 65535);
     ST_EQ(dt_bits_to_int(f32_to_dt_bits(-5.f, relayout_u16), relayout_u16), 0);
     ST_EQ(dt_bits_to_int(f32_to_dt_bits(3e9f, relayout_s32), relayout_s32), 2147483520);
-    ST_EQ(dt_bits_to_int(f32_to_dt_bits(2147483648.f, relayout_s32), relayout_s32),
-            2147483520);
+    ST_EQ(dt_bits_to_int(f32_to_dt_bits(2147483648.f, relayout_s32), relayout_s32), 2147483520);
     ST_EQ(dt_bits_to_int(f32_to_dt_bits(-3e9f, relayout_s32), relayout_s32), INT32_MIN);
     // NaN -> the type's lowest value.
     ST_EQ(dt_bits_to_int(f32_to_dt_bits(qnan, relayout_s8), relayout_s8), -128);
@@ -75,8 +74,8 @@ void test_integer_conversion() {
 
 void test_bf16() {
     ST_EQ(f32_to_bf16(1.f), 0x3f80);
-    ST_EQ(f32_to_bf16(1.00390625f), 0x3f80); // 1 + 2^-8: tie, to even
-    ST_EQ(f32_to_bf16(1.01171875f), 0x3f82); // 1 + 3*2^-8: tie, to even
+    ST_EQ(f32_to_bf16(1.00390625f), 0x3f80);        // 1 + 2^-8: tie, to even
+    ST_EQ(f32_to_bf16(1.01171875f), 0x3f82);        // 1 + 3*2^-8: tie, to even
     ST_EQ(f32_to_bf16(1.0078125f + 1e-7f), 0x3f81); // not a tie
     ST_EQ(f32_to_bf16(-0.f), 0x8000);
     ST_EQ(f32_to_bf16(bits_f32(0x7f7fffffu)), 0x7f80); // max float -> inf
@@ -93,12 +92,12 @@ void test_f16() {
     ST_EQ(f32_to_f16(65519.f), 0x7bff);
     ST_EQ(f32_to_f16(65520.f), 0x7c00); // tie between max and 2^16: to inf
     ST_EQ(f32_to_f16(1e10f), 0x7c00);
-    ST_EQ(f32_to_f16(1.f + 1.f / 2048), 0x3c00); // tie, to even
-    ST_EQ(f32_to_f16(1.f + 3.f / 2048), 0x3c02); // tie, to even
-    ST_EQ(f32_to_f16(std::ldexp(1.f, -14)), 0x0400); // smallest normal
-    ST_EQ(f32_to_f16(std::ldexp(1.f, -24)), 0x0001); // smallest subnormal
-    ST_EQ(f32_to_f16(std::ldexp(1.f, -25)), 0x0000); // tie with 0, to even
-    ST_EQ(f32_to_f16(std::ldexp(3.f, -25)), 0x0002); // 1.5 units, to even
+    ST_EQ(f32_to_f16(1.f + 1.f / 2048), 0x3c00);          // tie, to even
+    ST_EQ(f32_to_f16(1.f + 3.f / 2048), 0x3c02);          // tie, to even
+    ST_EQ(f32_to_f16(std::ldexp(1.f, -14)), 0x0400);      // smallest normal
+    ST_EQ(f32_to_f16(std::ldexp(1.f, -24)), 0x0001);      // smallest subnormal
+    ST_EQ(f32_to_f16(std::ldexp(1.f, -25)), 0x0000);      // tie with 0, to even
+    ST_EQ(f32_to_f16(std::ldexp(3.f, -25)), 0x0002);      // 1.5 units, to even
     ST_EQ(f32_to_f16(-std::ldexp(1023.5f, -24)), 0x8400); // rounds up to normal
     ST_CHECK(dt_bits_is_nan(f32_to_f16(qnan), relayout_f16));
     ST_CHECK(f16_to_f32(0x0001) == std::ldexp(1.f, -24));
@@ -167,7 +166,8 @@ layout_t plain_layout(const dims_t &dims, dt_t dt) {
     l.dims = l.padded_dims = dims;
     l.padded_offsets.assign(dims.size(), 0);
     l.strides.assign(dims.size(), 1);
-    for (int d = l.ndims - 2; d >= 0; --d) l.strides[d] = l.strides[d + 1] * dims[d + 1];
+    for (int d = l.ndims - 2; d >= 0; --d)
+        l.strides[d] = l.strides[d + 1] * dims[d + 1];
     l.dt = dt;
     l.size = size_t(volume(dims)) * dt_size(dt);
     return l;
@@ -177,38 +177,38 @@ void test_offsets() {
     // nChw16c, 2x17x5x3: C padded to 32; strides w 16, h 48, C-block 240, n 480.
     layout_t a;
     a.ndims = 4;
-    a.dims = {2, 17, 5, 3};
-    a.padded_dims = {2, 32, 5, 3};
-    a.padded_offsets = {0, 0, 0, 0};
-    a.strides = {480, 240, 48, 16};
+    a.dims = { 2, 17, 5, 3 };
+    a.padded_dims = { 2, 32, 5, 3 };
+    a.padded_offsets = { 0, 0, 0, 0 };
+    a.strides = { 480, 240, 48, 16 };
     a.nblks = 1;
-    a.blks = {16};
-    a.idxs = {1};
-    const int64_t pa[] = {1, 17, 2, 1}; // 1 + 480 + 240 + 96 + 16
+    a.blks = { 16 };
+    a.idxs = { 1 };
+    const int64_t pa[] = { 1, 17, 2, 1 }; // 1 + 480 + 240 + 96 + 16
     ST_EQ(a.off(pa), 833);
-    const int64_t pa0[] = {0, 15, 0, 0};
+    const int64_t pa0[] = { 0, 15, 0, 0 };
     ST_EQ(a.off(pa0), 15);
 
     // OIhw4i16o4i, 20x10x3x3: O padded 32, I padded 16, 256-element block.
     layout_t w;
     w.ndims = 4;
-    w.dims = {20, 10, 3, 3};
-    w.padded_dims = {32, 16, 3, 3};
-    w.padded_offsets = {0, 0, 0, 0};
-    w.strides = {2304, 2304, 768, 256};
+    w.dims = { 20, 10, 3, 3 };
+    w.padded_dims = { 32, 16, 3, 3 };
+    w.padded_offsets = { 0, 0, 0, 0 };
+    w.strides = { 2304, 2304, 768, 256 };
     w.nblks = 3;
-    w.blks = {4, 16, 4};
-    w.idxs = {1, 0, 1};
+    w.blks = { 4, 16, 4 };
+    w.idxs = { 1, 0, 1 };
     // o=17 i=9 h=2 w=1: (9%4)*1 + (17%16)*4 + (2%4)*64 + 1*2304 + 2*768 + 1*256
-    const int64_t pw[] = {17, 9, 2, 1};
+    const int64_t pw[] = { 17, 9, 2, 1 };
     ST_EQ(w.off(pw), 4229);
     w.offset0 = 7;
     ST_EQ(w.off(pw), 4236);
 
     // Compensation indexing over padded masked dims (mask 3 on goihw).
-    layout_t g = plain_layout({2, 20, 10, 3, 3}, relayout_s8);
-    g.padded_dims = {2, 32, 16, 3, 3};
-    const int64_t pg[] = {1, 5, 3, 2, 2};
+    layout_t g = plain_layout({ 2, 20, 10, 3, 3 }, relayout_s8);
+    g.padded_dims = { 2, 32, 16, 3, 3 };
+    const int64_t pg[] = { 1, 5, 3, 2, 2 };
     ST_EQ(g.comp_index(pg, 3), 1 * 32 + 5);
     ST_EQ(g.comp_count(3), 64);
     ST_EQ(g.comp_count(1), 2);
@@ -217,29 +217,30 @@ void test_offsets() {
 void test_reference() {
     // f32 abc 1x3x2 -> s8 acb with per_dim_1 src scale 2 (values 2, 1, 4).
     prb_t prb;
-    prb.dims = {1, 3, 2};
+    prb.dims = { 1, 3, 2 };
     prb.sdt = relayout_f32;
     prb.ddt = relayout_s8;
-    prb.attr.src_scale = {true, 2, 2.f};
+    prb.attr.src_scale = { true, 2, 2.f };
     const layout_t src_l = plain_layout(prb.dims, relayout_f32);
     layout_t dst_l = plain_layout(prb.dims, relayout_s8);
-    dst_l.strides = {6, 1, 3}; // acb
-    const float src[6] = {1.25f, -1.25f, 0.5f, 100.f, 0.625f, -0.375f};
+    dst_l.strides = { 6, 1, 3 }; // acb
+    const float src[6] = { 1.25f, -1.25f, 0.5f, 100.f, 0.625f, -0.375f };
     std::vector<uint32_t> exp;
     compute_ref(prb, src_l, src, dst_l, nullptr, exp);
     // 2.5->2, -2.5->-2, 0.5->0, 100->100, 2.5->2, -1.5->-2
-    const int64_t want[6] = {2, -2, 0, 100, 2, -2};
-    for (int i = 0; i < 6; ++i) ST_EQ(dt_bits_to_int(exp[size_t(i)], relayout_s8), want[i]);
+    const int64_t want[6] = { 2, -2, 0, 100, 2, -2 };
+    for (int i = 0; i < 6; ++i)
+        ST_EQ(dt_bits_to_int(exp[size_t(i)], relayout_s8), want[i]);
     ST_CHECK(!prb.is_bit_copy());
     prb_t copy;
     copy.sdt = copy.ddt = relayout_s8;
-    copy.attr.src_scale = {true, 0, 1.f};
+    copy.attr.src_scale = { true, 0, 1.f };
     ST_CHECK(copy.is_bit_copy());
 
     // Compensation of an s8 2x3 (mask 1): comp[o] = -128 * sum_i q[o][i].
-    layout_t c = plain_layout({2, 3}, relayout_s8);
-    c.padded_dims = {4, 3}; // two padded rows: their entries must be 0
-    const int8_t q[6] = {1, -2, 3, 127, -128, 5};
+    layout_t c = plain_layout({ 2, 3 }, relayout_s8);
+    c.padded_dims = { 4, 3 }; // two padded rows: their entries must be 0
+    const int8_t q[6] = { 1, -2, 3, 127, -128, 5 };
     std::vector<int32_t> comp;
     compute_comp(c, q, 1, -128, comp);
     ST_EQ(comp.size(), 4u);
@@ -263,7 +264,7 @@ void test_reference() {
 void test_parser() {
     std::string err;
     dims_t d;
-    ST_CHECK(parse_dims("2x17x5x3", d, err) && d == dims_t({2, 17, 5, 3}));
+    ST_CHECK(parse_dims("2x17x5x3", d, err) && d == dims_t({ 2, 17, 5, 3 }));
     ST_CHECK(parse_dims("0x16x3x3", d, err) && d[0] == 0);
     ST_CHECK(!parse_dims("2xx3", d, err));
     ST_CHECK(!parse_dims("2x-1", d, err));
@@ -290,13 +291,13 @@ void test_parser() {
     oflag_t o;
     ST_CHECK(parse_oflag("s8s8_comp:1+zp_comp:3", o, err));
     ST_CHECK(o.s8s8_mask == 1 && o.zp_mask == 3
-            && o.flags()
-                    == (relayout_extra_flag_compensation_conv_s8s8
-                            | relayout_extra_flag_compensation_conv_asymmetric_src));
+             && o.flags()
+                        == (relayout_extra_flag_compensation_conv_s8s8
+                                | relayout_extra_flag_compensation_conv_asymmetric_src));
     ST_CHECK(!parse_oflag("s8s8:1", o, err));
     dims_t s, t;
     ST_CHECK(parse_strides("8x4x2x1:", s, t, err) && s.size() == 4 && t.empty());
-    ST_CHECK(parse_strides(":1x2", s, t, err) && s.empty() && t == dims_t({1, 2}));
+    ST_CHECK(parse_strides(":1x2", s, t, err) && s.empty() && t == dims_t({ 1, 2 }));
     ST_CHECK(!parse_strides("1x2", s, t, err));
 
     settings_t st;
@@ -331,7 +332,7 @@ void test_parser() {
     }
     std::vector<std::string> tokens;
     ST_CHECK(read_batch_tokens(path, tokens, err));
-    ST_CHECK(tokens == std::vector<std::string>({"--sdt=f32", "--ddt=s8", "2x3"}));
+    ST_CHECK(tokens == std::vector<std::string>({ "--sdt=f32", "--ddt=s8", "2x3" }));
     std::remove(path);
     ST_CHECK(!read_batch_tokens("/nonexistent/batch", tokens, err));
 }

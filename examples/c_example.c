@@ -4,13 +4,13 @@
 
 #include "relayout/relayout.h"
 
-#define CHECK(call) \
-    do { \
-        relayout_status_t s_ = (call); \
-        if (s_ != relayout_success) { \
-            fprintf(stderr, "%s failed: %s\n", #call, relayout_get_last_error_message()); \
-            exit(1); \
-        } \
+#define CHECK(call)                                                                                \
+    do {                                                                                           \
+        relayout_status_t s_ = (call);                                                             \
+        if (s_ != relayout_success) {                                                              \
+            fprintf(stderr, "%s failed: %s\n", #call, relayout_get_last_error_message());          \
+            exit(1);                                                                               \
+        }                                                                                          \
     } while (0)
 
 int main(void) {
@@ -21,13 +21,14 @@ int main(void) {
     relayout_primitive_attr_t attr;
     relayout_primitive_desc_t pd;
     relayout_primitive_t prim;
-    const relayout_dims_t dims = {1, 3, 2, 2};
+    const relayout_dims_t dims = { 1, 3, 2, 2 };
     unsigned char pixels[12];
     float *out;
     const float scale = 1.f / 255.f;
     int i;
 
-    for (i = 0; i < 12; ++i) pixels[i] = (unsigned char)(i * 20);
+    for (i = 0; i < 12; ++i)
+        pixels[i] = (unsigned char)(i * 20);
     CHECK(relayout_engine_create(&eng, relayout_cpu, 0));
     CHECK(relayout_stream_create(&strm, eng, 0));
     CHECK(relayout_memory_desc_create_with_tag(&src_md, 4, dims, relayout_u8, relayout_nhwc));

@@ -8,7 +8,7 @@ int main() {
     using namespace relayout;
     engine eng(engine::kind::cpu, 0);
     stream s(eng);
-    memory::dims dims = {2, 17, 5, 3};
+    memory::dims dims = { 2, 17, 5, 3 };
     memory::desc src_md(dims, memory::data_type::f32, memory::format_tag::nchw);
     memory::desc dst_md(dims, memory::data_type::f32, memory::format_tag::nChw16c);
     std::vector<float> data(2 * 17 * 5 * 3, 1.f);

@@ -57,71 +57,58 @@ RELAYOUT_API size_t relayout_data_type_size(relayout_data_type_t dt);
 
 /** Descriptor from dims and a format tag (or relayout_format_tag_any). */
 RELAYOUT_API relayout_status_t relayout_memory_desc_create_with_tag(
-        relayout_memory_desc_t *memory_desc, int ndims,
-        const relayout_dims_t dims, relayout_data_type_t data_type,
-        relayout_format_tag_t tag);
+        relayout_memory_desc_t *memory_desc, int ndims, const relayout_dims_t dims,
+        relayout_data_type_t data_type, relayout_format_tag_t tag);
 
 /** Descriptor from dims and a string tag such as "aBcd16b" or "abx". */
 RELAYOUT_API relayout_status_t relayout_memory_desc_create_with_string_tag(
-        relayout_memory_desc_t *memory_desc, int ndims,
-        const relayout_dims_t dims, relayout_data_type_t data_type,
-        const char *tag);
+        relayout_memory_desc_t *memory_desc, int ndims, const relayout_dims_t dims,
+        relayout_data_type_t data_type, const char *tag);
 
 /** Descriptor from dims and strides (elements). Gaps and 0-stride
  *  (broadcast) dims are allowed; overlapping dims are rejected. NULL
  *  strides means dense row-major. */
 RELAYOUT_API relayout_status_t relayout_memory_desc_create_with_strides(
-        relayout_memory_desc_t *memory_desc, int ndims,
-        const relayout_dims_t dims, relayout_data_type_t data_type,
-        const relayout_dims_t strides);
+        relayout_memory_desc_t *memory_desc, int ndims, const relayout_dims_t dims,
+        relayout_data_type_t data_type, const relayout_dims_t strides);
 
 /** Descriptor with explicit blocking: outer strides and inner blocks
  *  (outermost to innermost). */
 RELAYOUT_API relayout_status_t relayout_memory_desc_create_with_blocking(
-        relayout_memory_desc_t *memory_desc, int ndims,
-        const relayout_dims_t dims, relayout_data_type_t data_type,
-        const relayout_dims_t strides, int inner_nblks,
+        relayout_memory_desc_t *memory_desc, int ndims, const relayout_dims_t dims,
+        relayout_data_type_t data_type, const relayout_dims_t strides, int inner_nblks,
         const relayout_dims_t inner_blks, const relayout_dims_t inner_idxs);
 
 /** A region of a descriptor; offsets must be multiples of the blocks. */
 RELAYOUT_API relayout_status_t relayout_memory_desc_create_submemory(
-        relayout_memory_desc_t *memory_desc,
-        const_relayout_memory_desc_t parent, const relayout_dims_t dims,
-        const relayout_dims_t offsets);
+        relayout_memory_desc_t *memory_desc, const_relayout_memory_desc_t parent,
+        const relayout_dims_t dims, const relayout_dims_t offsets);
 
 /** Reshape (add/remove size-1 dims, split/join dense unpadded dims). */
-RELAYOUT_API relayout_status_t relayout_memory_desc_reshape(
-        relayout_memory_desc_t *out_memory_desc,
-        const_relayout_memory_desc_t in_memory_desc, int ndims,
-        const relayout_dims_t dims);
+RELAYOUT_API relayout_status_t relayout_memory_desc_reshape(relayout_memory_desc_t *out_memory_desc,
+        const_relayout_memory_desc_t in_memory_desc, int ndims, const relayout_dims_t dims);
 
 /** Permute axes: out.dims[perm[i]] = in.dims[i]. */
 RELAYOUT_API relayout_status_t relayout_memory_desc_permute_axes(
-        relayout_memory_desc_t *out_memory_desc,
-        const_relayout_memory_desc_t in_memory_desc, const int *permutation);
+        relayout_memory_desc_t *out_memory_desc, const_relayout_memory_desc_t in_memory_desc,
+        const int *permutation);
 
 /** Sets the extra section (compensation flags, masks, scale_adjust). */
-RELAYOUT_API relayout_status_t relayout_memory_desc_set_extra(
-        relayout_memory_desc_t memory_desc, uint64_t flags,
-        int compensation_mask, int asymm_compensation_mask,
-        float scale_adjust);
+RELAYOUT_API relayout_status_t relayout_memory_desc_set_extra(relayout_memory_desc_t memory_desc,
+        uint64_t flags, int compensation_mask, int asymm_compensation_mask, float scale_adjust);
 
 RELAYOUT_API relayout_status_t relayout_memory_desc_clone(
-        relayout_memory_desc_t *memory_desc,
-        const_relayout_memory_desc_t existing_memory_desc);
+        relayout_memory_desc_t *memory_desc, const_relayout_memory_desc_t existing_memory_desc);
 
-RELAYOUT_API relayout_status_t relayout_memory_desc_destroy(
-        relayout_memory_desc_t memory_desc);
+RELAYOUT_API relayout_status_t relayout_memory_desc_destroy(relayout_memory_desc_t memory_desc);
 
 /** Queries a field; see relayout_query_t for the type of `result`. */
 RELAYOUT_API relayout_status_t relayout_memory_desc_query(
-        const_relayout_memory_desc_t memory_desc, relayout_query_t what,
-        void *result);
+        const_relayout_memory_desc_t memory_desc, relayout_query_t what, void *result);
 
 /** Bytes needed by a buffer of this descriptor, padding and compensation
  *  included; 0 for zero-volume descriptors. */
-RELAYOUT_API size_t relayout_memory_desc_get_size(
-        const_relayout_memory_desc_t memory_desc);
+RELAYOUT_API size_t relayout_memory_desc_get_size(const_relayout_memory_desc_t memory_desc);
 
 /** 1 if equal, 0 otherwise (two zero descriptors are equal). */
 RELAYOUT_API int relayout_memory_desc_equal(
@@ -164,11 +151,9 @@ RELAYOUT_API relayout_status_t relayout_memory_desc_create_preferred(
 /** handle: a user buffer (not owned), RELAYOUT_MEMORY_ALLOCATE or
  *  RELAYOUT_MEMORY_NONE. A user buffer gets its padding zero-filled. */
 RELAYOUT_API relayout_status_t relayout_memory_create(relayout_memory_t *memory,
-        const_relayout_memory_desc_t memory_desc, relayout_engine_t engine,
-        void *handle);
+        const_relayout_memory_desc_t memory_desc, relayout_engine_t engine, void *handle);
 RELAYOUT_API relayout_status_t relayout_memory_get_memory_desc(
-        const_relayout_memory_t memory,
-        const_relayout_memory_desc_t *memory_desc);
+        const_relayout_memory_t memory, const_relayout_memory_desc_t *memory_desc);
 RELAYOUT_API relayout_status_t relayout_memory_get_engine(
         const_relayout_memory_t memory, relayout_engine_t *engine);
 RELAYOUT_API relayout_status_t relayout_memory_get_data_handle(
@@ -180,13 +165,10 @@ RELAYOUT_API relayout_status_t relayout_memory_destroy(relayout_memory_t memory)
 
 /* ---- attributes -------------------------------------------------------- */
 
-RELAYOUT_API relayout_status_t relayout_primitive_attr_create(
-        relayout_primitive_attr_t *attr);
+RELAYOUT_API relayout_status_t relayout_primitive_attr_create(relayout_primitive_attr_t *attr);
 RELAYOUT_API relayout_status_t relayout_primitive_attr_clone(
-        relayout_primitive_attr_t *attr,
-        const_relayout_primitive_attr_t existing_attr);
-RELAYOUT_API relayout_status_t relayout_primitive_attr_destroy(
-        relayout_primitive_attr_t attr);
+        relayout_primitive_attr_t *attr, const_relayout_primitive_attr_t existing_attr);
+RELAYOUT_API relayout_status_t relayout_primitive_attr_destroy(relayout_primitive_attr_t attr);
 
 /** Scales of RELAYOUT_ARG_SRC or RELAYOUT_ARG_DST: mask 0 is one common
  *  value, otherwise bit d set = one value per index of logical dim d
@@ -194,8 +176,7 @@ RELAYOUT_API relayout_status_t relayout_primitive_attr_destroy(
  *  values are copied. Per element: v = src_scale * (src - src_zp), ...,
  *  v = v / dst_scale + dst_zp. */
 RELAYOUT_API relayout_status_t relayout_primitive_attr_set_scales(
-        relayout_primitive_attr_t attr, int arg, int64_t count, int mask,
-        const float *scales);
+        relayout_primitive_attr_t attr, int arg, int64_t count, int mask, const float *scales);
 
 /** Common int32 zero point of RELAYOUT_ARG_SRC or RELAYOUT_ARG_DST. */
 RELAYOUT_API relayout_status_t relayout_primitive_attr_set_zero_point(
@@ -208,10 +189,9 @@ RELAYOUT_API relayout_status_t relayout_primitive_attr_set_post_ops_sum(
 /* ---- reorder ----------------------------------------------------------- */
 
 RELAYOUT_API relayout_status_t relayout_reorder_primitive_desc_create(
-        relayout_primitive_desc_t *reorder_primitive_desc,
-        const_relayout_memory_desc_t src_desc, relayout_engine_t src_engine,
-        const_relayout_memory_desc_t dst_desc, relayout_engine_t dst_engine,
-        const_relayout_primitive_attr_t attr);
+        relayout_primitive_desc_t *reorder_primitive_desc, const_relayout_memory_desc_t src_desc,
+        relayout_engine_t src_engine, const_relayout_memory_desc_t dst_desc,
+        relayout_engine_t dst_engine, const_relayout_primitive_attr_t attr);
 
 /** A chain of reorders mds[0] -> mds[1] -> ... -> mds[n-1], attrs[i] on
  *  step i (attrs may be NULL: no attributes), planned as the single
@@ -247,11 +227,9 @@ RELAYOUT_API relayout_status_t relayout_primitive_desc_destroy(
         relayout_primitive_desc_t primitive_desc);
 
 RELAYOUT_API relayout_status_t relayout_primitive_create(
-        relayout_primitive_t *primitive,
-        const_relayout_primitive_desc_t primitive_desc);
+        relayout_primitive_t *primitive, const_relayout_primitive_desc_t primitive_desc);
 RELAYOUT_API relayout_status_t relayout_primitive_get_primitive_desc(
-        const_relayout_primitive_t primitive,
-        const_relayout_primitive_desc_t *primitive_desc);
+        const_relayout_primitive_t primitive, const_relayout_primitive_desc_t *primitive_desc);
 
 /** Runs the reorder: args must hold RELAYOUT_ARG_SRC and RELAYOUT_ARG_DST
  *  with descriptors equal to the primitive descriptor's.
@@ -262,12 +240,10 @@ RELAYOUT_API relayout_status_t relayout_primitive_get_primitive_desc(
  *  ([handle, handle + get_size()) on the cpu) is refused with
  *  relayout_invalid_arguments, since a layout change would read data it
  *  has already overwritten. */
-RELAYOUT_API relayout_status_t relayout_primitive_execute(
-        const_relayout_primitive_t primitive, relayout_stream_t stream,
-        int nargs, const relayout_exec_arg_t *args);
+RELAYOUT_API relayout_status_t relayout_primitive_execute(const_relayout_primitive_t primitive,
+        relayout_stream_t stream, int nargs, const relayout_exec_arg_t *args);
 
-RELAYOUT_API relayout_status_t relayout_primitive_destroy(
-        relayout_primitive_t primitive);
+RELAYOUT_API relayout_status_t relayout_primitive_destroy(relayout_primitive_t primitive);
 
 #ifdef __cplusplus
 }

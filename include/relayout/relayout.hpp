@@ -34,16 +34,14 @@ struct error : public std::exception {
     relayout_status_t status;
     std::string message;
 
-    error(relayout_status_t status, const std::string &what)
-        : status(status), message(what) {}
+    error(relayout_status_t status, const std::string &what) : status(status), message(what) {}
 
     const char *what() const noexcept override { return message.c_str(); }
 
     /** Throws if status is not success; `what` names the failed call. */
     static void wrap_c_api(relayout_status_t status, const char *what) {
         if (status == relayout_success) return;
-        std::string msg = std::string(what) + ": "
-                + relayout_status2str(status);
+        std::string msg = std::string(what) + ": " + relayout_status2str(status);
         const char *detail = relayout_get_last_error_message();
         if (detail && *detail) msg += ": " + std::string(detail);
         msg += " (run with RELAYOUT_VERBOSE=all for details)";
@@ -54,14 +52,12 @@ struct error : public std::exception {
 namespace detail {
 template <typename T, relayout_status_t (*destroy)(T)>
 std::shared_ptr<typename std::remove_pointer<T>::type> make_handle(T h) {
-    return std::shared_ptr<typename std::remove_pointer<T>::type>(
-            h, [](T p) { destroy(p); });
+    return std::shared_ptr<typename std::remove_pointer<T>::type>(h, [](T p) { destroy(p); });
 }
 template <typename C>
 void to_c_dims(const C &v, relayout_dims_t out, const char *what) {
     if (v.size() > RELAYOUT_MAX_NDIMS)
-        throw error(relayout_invalid_arguments,
-                std::string(what) + ": more than 12 dimensions");
+        throw error(relayout_invalid_arguments, std::string(what) + ": more than 12 dimensions");
     for (size_t i = 0; i < v.size(); ++i)
         out[i] = static_cast<relayout_dim_t>(v[i]);
 }
@@ -81,13 +77,12 @@ inline void set_num_threads(int nthr) {
     error::wrap_c_api(relayout_set_num_threads(nthr), "set_num_threads");
 }
 inline void set_primitive_cache_capacity(int capacity) {
-    error::wrap_c_api(relayout_set_primitive_cache_capacity(capacity),
-            "set_primitive_cache_capacity");
+    error::wrap_c_api(
+            relayout_set_primitive_cache_capacity(capacity), "set_primitive_cache_capacity");
 }
 inline int get_primitive_cache_capacity() {
     int c = 0;
-    error::wrap_c_api(relayout_get_primitive_cache_capacity(&c),
-            "get_primitive_cache_capacity");
+    error::wrap_c_api(relayout_get_primitive_cache_capacity(&c), "get_primitive_cache_capacity");
     return c;
 }
 
@@ -103,26 +98,22 @@ struct engine {
     engine() = default;
     engine(kind akind, size_t index) {
         relayout_engine_t e = nullptr;
-        error::wrap_c_api(relayout_engine_create(&e,
-                                  static_cast<relayout_engine_kind_t>(akind),
-                                  index),
+        error::wrap_c_api(
+                relayout_engine_create(&e, static_cast<relayout_engine_kind_t>(akind), index),
                 "engine create");
-        handle_ = detail::make_handle<relayout_engine_t,
-                relayout_engine_destroy>(e);
+        handle_ = detail::make_handle<relayout_engine_t, relayout_engine_destroy>(e);
     }
     /** Wraps a C handle; `weak` does not take ownership. */
     explicit engine(relayout_engine_t e, bool weak = false) {
         if (weak)
             handle_ = std::shared_ptr<relayout_engine>(e, [](relayout_engine_t) {});
         else
-            handle_ = detail::make_handle<relayout_engine_t,
-                    relayout_engine_destroy>(e);
+            handle_ = detail::make_handle<relayout_engine_t, relayout_engine_destroy>(e);
     }
 
     static size_t get_count(kind akind) {
         size_t n = 0;
-        error::wrap_c_api(relayout_engine_get_count(
-                                  static_cast<relayout_engine_kind_t>(akind), &n),
+        error::wrap_c_api(relayout_engine_get_count(static_cast<relayout_engine_kind_t>(akind), &n),
                 "engine get_count");
         return n;
     }
@@ -134,8 +125,7 @@ struct engine {
     }
 
     relayout_engine_t get() const {
-        if (!handle_)
-            throw error(relayout_invalid_arguments, "engine: empty object");
+        if (!handle_) throw error(relayout_invalid_arguments, "engine: empty object");
         return handle_.get();
     }
     explicit operator bool() const { return bool(handle_); }
@@ -150,18 +140,15 @@ struct stream {
     stream() = default;
     explicit stream(const engine &aengine, unsigned flags = 0) {
         relayout_stream_t s = nullptr;
-        error::wrap_c_api(relayout_stream_create(&s, aengine.get(), flags),
-                "stream create");
-        handle_ = detail::make_handle<relayout_stream_t,
-                relayout_stream_destroy>(s);
+        error::wrap_c_api(relayout_stream_create(&s, aengine.get(), flags), "stream create");
+        handle_ = detail::make_handle<relayout_stream_t, relayout_stream_destroy>(s);
     }
     stream &wait() {
         error::wrap_c_api(relayout_stream_wait(get()), "stream wait");
         return *this;
     }
     relayout_stream_t get() const {
-        if (!handle_)
-            throw error(relayout_invalid_arguments, "stream: empty object");
+        if (!handle_) throw error(relayout_invalid_arguments, "stream: empty object");
         return handle_.get();
     }
 
@@ -219,8 +206,7 @@ struct memory {
             relayout_dims_t d;
             detail::to_c_dims(adims, d, "memory::desc");
             relayout_memory_desc_t md = nullptr;
-            auto st = relayout_memory_desc_create_with_tag(&md,
-                    static_cast<int>(adims.size()), d,
+            auto st = relayout_memory_desc_create_with_tag(&md, static_cast<int>(adims.size()), d,
                     static_cast<relayout_data_type_t>(adt),
                     static_cast<relayout_format_tag_t>(atag));
             finish(st, md, allow_empty, "memory::desc (tag)");
@@ -231,14 +217,14 @@ struct memory {
             relayout_dims_t d;
             detail::to_c_dims(adims, d, "memory::desc");
             relayout_memory_desc_t md = nullptr;
-            auto st = relayout_memory_desc_create_with_string_tag(&md,
-                    static_cast<int>(adims.size()), d,
-                    static_cast<relayout_data_type_t>(adt), atag.c_str());
+            auto st =
+                    relayout_memory_desc_create_with_string_tag(&md, static_cast<int>(adims.size()),
+                            d, static_cast<relayout_data_type_t>(adt), atag.c_str());
             finish(st, md, allow_empty, "memory::desc (string tag)");
         }
         desc(const memory::dims &adims, memory::data_type adt, const char *atag,
                 bool allow_empty = false)
-            : desc(adims, adt, std::string(atag ? atag : ""), allow_empty) {}
+                : desc(adims, adt, std::string(atag ? atag : ""), allow_empty) {}
 
         desc(const memory::dims &adims, memory::data_type adt, const memory::dims &strides,
                 bool allow_empty = false) {
@@ -247,22 +233,19 @@ struct memory {
             if (!strides.empty() && strides.size() != adims.size())
                 throw error(relayout_invalid_arguments,
                         "memory::desc: strides has " + std::to_string(strides.size())
-                                + " values for " + std::to_string(adims.size())
-                                + " dims");
+                                + " values for " + std::to_string(adims.size()) + " dims");
             detail::to_c_dims(strides, s, "memory::desc");
             relayout_memory_desc_t md = nullptr;
-            auto st = relayout_memory_desc_create_with_strides(&md,
-                    static_cast<int>(adims.size()), d,
-                    static_cast<relayout_data_type_t>(adt),
-                    strides.empty() ? nullptr : s);
+            auto st = relayout_memory_desc_create_with_strides(&md, static_cast<int>(adims.size()),
+                    d, static_cast<relayout_data_type_t>(adt), strides.empty() ? nullptr : s);
             finish(st, md, allow_empty, "memory::desc (strides)");
         }
 
         /** Wraps a C handle and takes ownership of it. */
         explicit desc(relayout_memory_desc_t md) {
             if (md)
-                handle_ = detail::make_handle<relayout_memory_desc_t,
-                        relayout_memory_desc_destroy>(md);
+                handle_ = detail::make_handle<relayout_memory_desc_t, relayout_memory_desc_destroy>(
+                        md);
         }
 
         desc submemory_desc(const memory::dims &adims, const memory::dims &offsets,
@@ -284,21 +267,18 @@ struct memory {
             relayout_dims_t d;
             detail::to_c_dims(adims, d, "reshape");
             relayout_memory_desc_t md = nullptr;
-            auto st = relayout_memory_desc_reshape(
-                    &md, get(), static_cast<int>(adims.size()), d);
+            auto st = relayout_memory_desc_reshape(&md, get(), static_cast<int>(adims.size()), d);
             desc r;
             r.finish(st, md, allow_empty, "reshape");
             return r;
         }
 
-        desc permute_axes(const std::vector<int> &permutation,
-                bool allow_empty = false) const {
+        desc permute_axes(const std::vector<int> &permutation, bool allow_empty = false) const {
             if ((int)permutation.size() != get_ndims())
-                return fail_or_empty(allow_empty,
-                        "permute_axes: permutation must have ndims values");
+                return fail_or_empty(
+                        allow_empty, "permute_axes: permutation must have ndims values");
             relayout_memory_desc_t md = nullptr;
-            auto st = relayout_memory_desc_permute_axes(
-                    &md, get(), permutation.data());
+            auto st = relayout_memory_desc_permute_axes(&md, get(), permutation.data());
             desc r;
             r.finish(st, md, allow_empty, "permute_axes");
             return r;
@@ -309,21 +289,19 @@ struct memory {
          *  other descriptors come back unchanged. */
         desc preferred(const engine &aengine) const {
             relayout_memory_desc_t md = nullptr;
-            error::wrap_c_api(relayout_memory_desc_create_preferred(&md, get(false),
-                                      aengine.get()),
+            error::wrap_c_api(relayout_memory_desc_create_preferred(&md, get(false), aengine.get()),
                     "memory::desc preferred");
             return desc(md);
         }
 
         /** A copy with the extra section set (int8 weights compensation). */
-        desc with_extra(uint64_t flags, int compensation_mask,
-                int asymm_compensation_mask = 0, float scale_adjust = 1.f) const {
+        desc with_extra(uint64_t flags, int compensation_mask, int asymm_compensation_mask = 0,
+                float scale_adjust = 1.f) const {
             relayout_memory_desc_t md = nullptr;
             error::wrap_c_api(relayout_memory_desc_clone(&md, get()), "with_extra");
             desc r(md);
-            error::wrap_c_api(relayout_memory_desc_set_extra(md, flags,
-                                      compensation_mask, asymm_compensation_mask,
-                                      scale_adjust),
+            error::wrap_c_api(relayout_memory_desc_set_extra(md, flags, compensation_mask,
+                                      asymm_compensation_mask, scale_adjust),
                     "with_extra");
             return r;
         }
@@ -339,8 +317,7 @@ struct memory {
         dim get_offset0() const {
             if (!handle_) return 0;
             relayout_dim_t v = 0;
-            error::wrap_c_api(relayout_memory_desc_query(
-                                      get(), relayout_query_offset0_s64, &v),
+            error::wrap_c_api(relayout_memory_desc_query(get(), relayout_query_offset0_s64, &v),
                     "desc query");
             return v;
         }
@@ -356,48 +333,42 @@ struct memory {
         memory::data_type get_data_type() const {
             if (!handle_) return memory::data_type::undef;
             relayout_data_type_t dt;
-            error::wrap_c_api(relayout_memory_desc_query(
-                                      get(), relayout_query_data_type, &dt),
-                    "desc query");
+            error::wrap_c_api(
+                    relayout_memory_desc_query(get(), relayout_query_data_type, &dt), "desc query");
             return static_cast<memory::data_type>(dt);
         }
         memory::data_type data_type() const { return get_data_type(); }
         memory::format_kind get_format_kind() const {
             if (!handle_) return memory::format_kind::undef;
             relayout_format_kind_t k;
-            error::wrap_c_api(relayout_memory_desc_query(
-                                      get(), relayout_query_format_kind, &k),
+            error::wrap_c_api(relayout_memory_desc_query(get(), relayout_query_format_kind, &k),
                     "desc query");
             return static_cast<memory::format_kind>(k);
         }
         uint64_t get_extra_flags() const {
             if (!handle_) return 0;
             uint64_t f = 0;
-            error::wrap_c_api(relayout_memory_desc_query(
-                                      get(), relayout_query_extra_flags_u64, &f),
+            error::wrap_c_api(relayout_memory_desc_query(get(), relayout_query_extra_flags_u64, &f),
                     "desc query");
             return f;
         }
 
         /** Bytes of a buffer for this descriptor (padding, compensation). */
-        size_t get_size() const {
-            return handle_ ? relayout_memory_desc_get_size(get()) : 0;
-        }
+        size_t get_size() const { return handle_ ? relayout_memory_desc_get_size(get()) : 0; }
         bool is_zero() const { return get_ndims() == 0; }
 
         std::string str() const {
             if (!handle_) return "undef";
             char buf[512];
-            error::wrap_c_api(relayout_memory_desc_to_string(get(), buf, sizeof(buf)),
-                    "desc to_string");
+            error::wrap_c_api(
+                    relayout_memory_desc_to_string(get(), buf, sizeof(buf)), "desc to_string");
             return buf;
         }
 
         bool operator==(const desc &other) const {
             return relayout_memory_desc_equal(
-                           handle_ ? get() : nullptr,
-                           other.handle_ ? other.get() : nullptr)
-                    != 0;
+                           handle_ ? get() : nullptr, other.handle_ ? other.get() : nullptr)
+                   != 0;
         }
         bool operator!=(const desc &other) const { return !(*this == other); }
 
@@ -409,14 +380,13 @@ struct memory {
         }
 
     private:
-        void finish(relayout_status_t st, relayout_memory_desc_t md,
-                bool allow_empty, const char *what) {
+        void finish(relayout_status_t st, relayout_memory_desc_t md, bool allow_empty,
+                const char *what) {
             if (st != relayout_success) {
                 if (allow_empty) return;
                 error::wrap_c_api(st, what);
             }
-            handle_ = detail::make_handle<relayout_memory_desc_t,
-                    relayout_memory_desc_destroy>(md);
+            handle_ = detail::make_handle<relayout_memory_desc_t, relayout_memory_desc_destroy>(md);
         }
         static desc fail_or_empty(bool allow_empty, const char *what) {
             if (allow_empty) return desc();
@@ -433,9 +403,7 @@ struct memory {
             error::wrap_c_api(relayout_memory_desc_query(get(), q, &p), "desc query");
             return memory::dims(p, p + n);
         }
-        memory::dims query_dims(relayout_query_t q) const {
-            return query_n(q, get_ndims());
-        }
+        memory::dims query_dims(relayout_query_t q) const { return query_n(q, get_ndims()); }
 
         std::shared_ptr<relayout_memory_desc> handle_;
     };
@@ -443,21 +411,19 @@ struct memory {
     memory() = default;
 
     /** A memory whose buffer the library allocates (and owns). */
-    memory(const desc &md, const engine &aengine)
-        : memory(md, aengine, RELAYOUT_MEMORY_ALLOCATE) {}
+    memory(const desc &md, const engine &aengine) : memory(md, aengine, RELAYOUT_MEMORY_ALLOCATE) {}
 
     /** A memory over a user buffer; its padding area is zero-filled. */
     memory(const desc &md, const engine &aengine, void *handle) {
         relayout_memory_t m = nullptr;
-        error::wrap_c_api(relayout_memory_create(&m, md.get(), aengine.get(), handle),
-                "memory create");
+        error::wrap_c_api(
+                relayout_memory_create(&m, md.get(), aengine.get(), handle), "memory create");
         handle_ = detail::make_handle<relayout_memory_t, relayout_memory_destroy>(m);
     }
 
     desc get_desc() const {
         const_relayout_memory_desc_t md = nullptr;
-        error::wrap_c_api(relayout_memory_get_memory_desc(get(), &md),
-                "memory get_desc");
+        error::wrap_c_api(relayout_memory_get_memory_desc(get(), &md), "memory get_desc");
         if (!md) return desc();
         relayout_memory_desc_t copy = nullptr;
         error::wrap_c_api(relayout_memory_desc_clone(&copy, md), "memory get_desc");
@@ -470,14 +436,12 @@ struct memory {
     }
     void *get_data_handle() const {
         void *h = nullptr;
-        error::wrap_c_api(relayout_memory_get_data_handle(get(), &h),
-                "memory get_data_handle");
+        error::wrap_c_api(relayout_memory_get_data_handle(get(), &h), "memory get_data_handle");
         return h;
     }
     /** Sets the buffer and zero-fills its padding area. */
     void set_data_handle(void *handle) const {
-        error::wrap_c_api(relayout_memory_set_data_handle(get(), handle),
-                "memory set_data_handle");
+        error::wrap_c_api(relayout_memory_set_data_handle(get(), handle), "memory set_data_handle");
     }
     void set_data_handle(void *handle, const stream &) const {
         set_data_handle(handle);
@@ -487,7 +451,9 @@ struct memory {
         if (!handle_) throw error(relayout_invalid_arguments, "memory: empty object");
         return handle_.get();
     }
-    explicit operator bool() const { return bool(handle_); }
+    explicit operator bool() const {
+        return bool(handle_);
+    }
 
 private:
     std::shared_ptr<relayout_memory> handle_;
@@ -498,15 +464,14 @@ struct primitive_attr {
     primitive_attr() {
         relayout_primitive_attr_t a = nullptr;
         error::wrap_c_api(relayout_primitive_attr_create(&a), "primitive_attr create");
-        handle_ = detail::make_handle<relayout_primitive_attr_t,
-                relayout_primitive_attr_destroy>(a);
+        handle_ =
+                detail::make_handle<relayout_primitive_attr_t, relayout_primitive_attr_destroy>(a);
     }
 
     /** arg: RELAYOUT_ARG_SRC or RELAYOUT_ARG_DST. mask 0: one common value. */
     void set_scales(int arg, int mask, const std::vector<float> &scales) {
         error::wrap_c_api(relayout_primitive_attr_set_scales(get(), arg,
-                                  static_cast<int64_t>(scales.size()), mask,
-                                  scales.data()),
+                                  static_cast<int64_t>(scales.size()), mask, scales.data()),
                 "primitive_attr set_scales");
     }
     /** oneDNN 2.x spelling: output scales are source scales here. */
@@ -537,17 +502,17 @@ struct reorder {
 
         primitive_desc(const engine &src_engine, const memory::desc &src_md,
                 const engine &dst_engine, const memory::desc &dst_md,
-                const primitive_attr &attr = primitive_attr(),
-                bool allow_empty = false) {
+                const primitive_attr &attr = primitive_attr(), bool allow_empty = false) {
             relayout_primitive_desc_t pd = nullptr;
-            auto st = relayout_reorder_primitive_desc_create(&pd, src_md.get(),
-                    src_engine.get(), dst_md.get(), dst_engine.get(), attr.get());
+            auto st = relayout_reorder_primitive_desc_create(&pd, src_md.get(), src_engine.get(),
+                    dst_md.get(), dst_engine.get(), attr.get());
             if (st != relayout_success) {
                 if (allow_empty) return;
                 error::wrap_c_api(st, "reorder primitive_desc create");
             }
-            handle_ = detail::make_handle<relayout_primitive_desc_t,
-                    relayout_primitive_desc_destroy>(pd);
+            handle_ =
+                    detail::make_handle<relayout_primitive_desc_t, relayout_primitive_desc_destroy>(
+                            pd);
         }
 
         /** Wraps a C handle and takes ownership of it. */
@@ -558,29 +523,29 @@ struct reorder {
         }
 
         primitive_desc(const memory &src, const memory &dst,
-                const primitive_attr &attr = primitive_attr(),
-                bool allow_empty = false)
-            : primitive_desc(src.get_engine(), src.get_desc(), dst.get_engine(),
-                    dst.get_desc(), attr, allow_empty) {}
+                const primitive_attr &attr = primitive_attr(), bool allow_empty = false)
+                : primitive_desc(src.get_engine(), src.get_desc(), dst.get_engine(), dst.get_desc(),
+                        attr, allow_empty) {}
 
         /** The chain mds[0] -> ... -> mds[n-1] as one reorder when that is
          *  equivalent (see relayout_reorder_chain_primitive_desc_create);
          *  `attrs` is empty or has one attribute per step. */
-        static primitive_desc chain(const engine &src_engine,
-                const std::vector<memory::desc> &mds, const engine &dst_engine,
-                const std::vector<primitive_attr> &attrs = {}) {
+        static primitive_desc chain(const engine &src_engine, const std::vector<memory::desc> &mds,
+                const engine &dst_engine, const std::vector<primitive_attr> &attrs = {}) {
             std::vector<const_relayout_memory_desc_t> c_mds;
-            for (const auto &m : mds) c_mds.push_back(m.get(false));
+            for (const auto &m : mds)
+                c_mds.push_back(m.get(false));
             std::vector<const_relayout_primitive_attr_t> c_attrs;
-            for (const auto &a : attrs) c_attrs.push_back(a.get());
+            for (const auto &a : attrs)
+                c_attrs.push_back(a.get());
             if (!attrs.empty() && attrs.size() + 1 != mds.size())
                 throw error(relayout_invalid_arguments,
                         "reorder chain: attrs must be empty or have one entry per step");
             relayout_primitive_desc_t pd = nullptr;
             error::wrap_c_api(relayout_reorder_chain_primitive_desc_create(&pd,
                                       static_cast<int>(c_mds.size()), c_mds.data(),
-                                      attrs.empty() ? nullptr : c_attrs.data(),
-                                      src_engine.get(), dst_engine.get()),
+                                      attrs.empty() ? nullptr : c_attrs.data(), src_engine.get(),
+                                      dst_engine.get()),
                     "reorder chain");
             return primitive_desc(pd);
         }
@@ -588,8 +553,7 @@ struct reorder {
         /** Implementation name, e.g. "jit:avx512_core:transpose". */
         std::string impl_info_str() const {
             const char *s = nullptr;
-            error::wrap_c_api(relayout_primitive_desc_query_impl_info(get(), &s),
-                    "impl_info_str");
+            error::wrap_c_api(relayout_primitive_desc_query_impl_info(get(), &s), "impl_info_str");
             return s ? s : "";
         }
         /** The plan in one line. */
@@ -603,8 +567,7 @@ struct reorder {
 
         const_relayout_primitive_desc_t get() const {
             if (!handle_)
-                throw error(relayout_invalid_arguments,
-                        "reorder::primitive_desc: empty object");
+                throw error(relayout_invalid_arguments, "reorder::primitive_desc: empty object");
             return handle_.get();
         }
         explicit operator bool() const { return bool(handle_); }
@@ -612,12 +575,11 @@ struct reorder {
     private:
         memory::desc query_md(int which) const {
             const_relayout_memory_desc_t md = nullptr;
-            error::wrap_c_api(relayout_primitive_desc_query_md(get(), which, &md),
-                    "primitive_desc query_md");
+            error::wrap_c_api(
+                    relayout_primitive_desc_query_md(get(), which, &md), "primitive_desc query_md");
             relayout_memory_desc_t copy = nullptr;
             if (md)
-                error::wrap_c_api(relayout_memory_desc_clone(&copy, md),
-                        "primitive_desc query_md");
+                error::wrap_c_api(relayout_memory_desc_clone(&copy, md), "primitive_desc query_md");
             return memory::desc(copy);
         }
         std::shared_ptr<relayout_primitive_desc> handle_;
@@ -628,24 +590,22 @@ struct reorder {
     explicit reorder(const primitive_desc &pd) {
         relayout_primitive_t p = nullptr;
         error::wrap_c_api(relayout_primitive_create(&p, pd.get()), "reorder create");
-        handle_ = detail::make_handle<relayout_primitive_t,
-                relayout_primitive_destroy>(p);
+        handle_ = detail::make_handle<relayout_primitive_t, relayout_primitive_destroy>(p);
     }
 
-    reorder(const memory &src, const memory &dst,
-            const primitive_attr &attr = primitive_attr())
-        : reorder(primitive_desc(src, dst, attr)) {}
+    reorder(const memory &src, const memory &dst, const primitive_attr &attr = primitive_attr())
+            : reorder(primitive_desc(src, dst, attr)) {}
 
     void execute(const stream &astream, const memory &src, const memory &dst) const {
-        relayout_exec_arg_t args[2] = {
-                {RELAYOUT_ARG_SRC, src.get()}, {RELAYOUT_ARG_DST, dst.get()}};
-        error::wrap_c_api(relayout_primitive_execute(get(), astream.get(), 2, args),
-                "reorder execute");
+        relayout_exec_arg_t args[2] = { { RELAYOUT_ARG_SRC, src.get() },
+            { RELAYOUT_ARG_DST, dst.get() } };
+        error::wrap_c_api(
+                relayout_primitive_execute(get(), astream.get(), 2, args), "reorder execute");
     }
-    void execute(const stream &astream,
-            const std::unordered_map<int, memory> &args) const {
+    void execute(const stream &astream, const std::unordered_map<int, memory> &args) const {
         std::vector<relayout_exec_arg_t> c_args;
-        for (const auto &a : args) c_args.push_back({a.first, a.second.get()});
+        for (const auto &a : args)
+            c_args.push_back({ a.first, a.second.get() });
         error::wrap_c_api(relayout_primitive_execute(get(), astream.get(),
                                   static_cast<int>(c_args.size()), c_args.data()),
                 "reorder execute");
@@ -653,8 +613,7 @@ struct reorder {
 
     primitive_desc get_primitive_desc() const {
         const_relayout_primitive_desc_t pd = nullptr;
-        error::wrap_c_api(relayout_primitive_get_primitive_desc(get(), &pd),
-                "get_primitive_desc");
+        error::wrap_c_api(relayout_primitive_get_primitive_desc(get(), &pd), "get_primitive_desc");
         relayout_primitive_desc_t copy = nullptr;
         error::wrap_c_api(relayout_primitive_desc_clone(&copy, pd), "get_primitive_desc");
         return primitive_desc(copy);

@@ -17,20 +17,20 @@ extern "C" {
 
 /** Status returned by every C API function. */
 typedef enum {
-    relayout_success = 0, /**< the call succeeded */
-    relayout_out_of_memory = 1, /**< an allocation failed */
+    relayout_success = 0,           /**< the call succeeded */
+    relayout_out_of_memory = 1,     /**< an allocation failed */
     relayout_invalid_arguments = 2, /**< an argument is wrong: see the message */
-    relayout_unimplemented = 3, /**< valid, but not supported (yet) */
-    relayout_runtime_error = 5, /**< an engine or the OS failed */
-    relayout_not_required = 6, /**< the queried item does not exist */
+    relayout_unimplemented = 3,     /**< valid, but not supported (yet) */
+    relayout_runtime_error = 5,     /**< an engine or the OS failed */
+    relayout_not_required = 6,      /**< the queried item does not exist */
 } relayout_status_t;
 
 /** Element data types. */
 typedef enum {
     relayout_data_type_undef = 0,
-    relayout_f16 = 1, /**< IEEE half precision */
+    relayout_f16 = 1,  /**< IEEE half precision */
     relayout_bf16 = 2, /**< bfloat16: 8-bit exponent, 7-bit mantissa */
-    relayout_f32 = 3, /**< IEEE single precision */
+    relayout_f32 = 3,  /**< IEEE single precision */
     relayout_s32 = 4,
     relayout_s8 = 5,
     relayout_u8 = 6,
@@ -41,9 +41,9 @@ typedef enum {
 /** How a memory descriptor describes its physical layout. */
 typedef enum {
     relayout_format_kind_undef = 0,
-    relayout_format_kind_any = 1, /**< to be chosen by the library */
-    relayout_blocked = 2, /**< strides + inner blocks (the oneDNN model) */
-    relayout_format_kind_image2d = 3, /**< an OpenCL RGBA 2D image */
+    relayout_format_kind_any = 1,       /**< to be chosen by the library */
+    relayout_blocked = 2,               /**< strides + inner blocks (the oneDNN model) */
+    relayout_format_kind_image2d = 3,   /**< an OpenCL RGBA 2D image */
     relayout_format_kind_npu_local = 4, /**< an NPU's local memory */
 } relayout_format_kind_t;
 
@@ -86,7 +86,7 @@ typedef enum {
 /** CPU instruction sets, ordered: a cap admits every ISA up to it. */
 typedef enum {
     relayout_cpu_isa_default = 0, /**< no cap: everything the CPU has */
-    relayout_cpu_isa_none = 1, /**< reference code only */
+    relayout_cpu_isa_none = 1,    /**< reference code only */
     relayout_cpu_isa_avx2 = 2,
     relayout_cpu_isa_avx512_core = 3,
     relayout_cpu_isa_all = 4,
@@ -105,22 +105,22 @@ typedef enum {
 
 /** Kinds of relayout_memory_desc_query(). */
 typedef enum {
-    relayout_query_ndims_s32 = 1, /**< int */
-    relayout_query_dims, /**< const relayout_dim_t ** (ndims values) */
-    relayout_query_data_type, /**< relayout_data_type_t */
-    relayout_query_padded_dims, /**< const relayout_dim_t ** */
-    relayout_query_padded_offsets, /**< const relayout_dim_t ** */
-    relayout_query_offset0_s64, /**< relayout_dim_t */
-    relayout_query_format_kind, /**< relayout_format_kind_t */
-    relayout_query_strides, /**< const relayout_dim_t ** */
-    relayout_query_inner_nblks_s32, /**< int */
-    relayout_query_inner_blks, /**< const relayout_dim_t ** */
-    relayout_query_inner_idxs, /**< const relayout_dim_t ** */
-    relayout_query_size_s64, /**< size_t: bytes, padding and extra included */
-    relayout_query_extra_flags_u64, /**< uint64_t */
-    relayout_query_compensation_mask_s32, /**< int */
+    relayout_query_ndims_s32 = 1,               /**< int */
+    relayout_query_dims,                        /**< const relayout_dim_t ** (ndims values) */
+    relayout_query_data_type,                   /**< relayout_data_type_t */
+    relayout_query_padded_dims,                 /**< const relayout_dim_t ** */
+    relayout_query_padded_offsets,              /**< const relayout_dim_t ** */
+    relayout_query_offset0_s64,                 /**< relayout_dim_t */
+    relayout_query_format_kind,                 /**< relayout_format_kind_t */
+    relayout_query_strides,                     /**< const relayout_dim_t ** */
+    relayout_query_inner_nblks_s32,             /**< int */
+    relayout_query_inner_blks,                  /**< const relayout_dim_t ** */
+    relayout_query_inner_idxs,                  /**< const relayout_dim_t ** */
+    relayout_query_size_s64,                    /**< size_t: bytes, padding and extra included */
+    relayout_query_extra_flags_u64,             /**< uint64_t */
+    relayout_query_compensation_mask_s32,       /**< int */
     relayout_query_asymm_compensation_mask_s32, /**< int */
-    relayout_query_scale_adjust_f32, /**< float */
+    relayout_query_scale_adjust_f32,            /**< float */
 } relayout_query_t;
 
 typedef int64_t relayout_dim_t;

@@ -18,15 +18,9 @@ struct endpoint_t {
     const npu_sys_desc_t *sys = nullptr;
 
     const int64_t *dims() const { return local ? local->dims : sys->dims; }
-    relayout_data_type_t dt() const {
-        return local ? local->data_type : sys->data_type;
-    }
-    npu_storage_t storage() const {
-        return local ? local->storage : sys->storage;
-    }
-    bool is_matrix() const {
-        return local && local->layout == npu_layout_t::matrix;
-    }
+    relayout_data_type_t dt() const { return local ? local->data_type : sys->data_type; }
+    npu_storage_t storage() const { return local ? local->storage : sys->storage; }
+    bool is_matrix() const { return local && local->layout == npu_layout_t::matrix; }
 };
 
 dma_fmt_t fmt_of(relayout_data_type_t dt, npu_storage_t st) {
@@ -34,8 +28,7 @@ dma_fmt_t fmt_of(relayout_data_type_t dt, npu_storage_t st) {
         case npu_storage_t::mode_4n:
             return dt == relayout_u8 ? dma_fmt_t::uint8x4 : dma_fmt_t::int8x4;
         case npu_storage_t::mode_2n:
-            return dt == relayout_u16 ? dma_fmt_t::uint16x2
-                                      : dma_fmt_t::int16x2;
+            return dt == relayout_u16 ? dma_fmt_t::uint16x2 : dma_fmt_t::int16x2;
         case npu_storage_t::mode_2ic: return dma_fmt_t::fp32x2;
         default: break;
     }
@@ -52,8 +45,7 @@ dma_fmt_t fmt_of(relayout_data_type_t dt, npu_storage_t st) {
 }
 
 // Moves a side's start to channel c0 of the command's C dim.
-void shift_channels(const npu_config_t &cfg, dma_side_t &s, int64_t c0,
-        int64_t eb) {
+void shift_channels(const npu_config_t &cfg, dma_side_t &s, int64_t c0, int64_t eb) {
     if (s.is_local) {
         const int64_t t = s.npu + c0;
         s.npu = (int)(t % cfg.npu_num);
@@ -70,8 +62,7 @@ struct gdim_t {
 
 class lowerer_t {
 public:
-    lowerer_t(const npu_config_t &cfg, std::vector<dma_cmd_t> &out)
-        : cfg_(cfg), out_(out) {}
+    lowerer_t(const npu_config_t &cfg, std::vector<dma_cmd_t> &out) : cfg_(cfg), out_(out) {}
 
     // Lowers one region (any counts) into commands.
     void region(const dma_cmd_t &proto) {
@@ -94,15 +85,14 @@ public:
 private:
     const npu_config_t &cfg_;
     std::vector<dma_cmd_t> &out_;
-    dma_cmd_t base_ {}; // the channel run being lowered
+    dma_cmd_t base_{}; // the channel run being lowered
     int64_t eb_ = 0;
 
     bool fits(const dma_cmd_t &c) const {
         for (int i = 0; i < 4; ++i)
-            if (c.shape[i] > (i == 1 ? k_dma_max_c : k_dma_max_nhw))
-                return false;
+            if (c.shape[i] > (i == 1 ? k_dma_max_c : k_dma_max_nhw)) return false;
         return !cfg_.dma_w_stride_one || c.shape[3] <= 1
-                || (c.src.stride[3] == 1 && c.dst.stride[3] == 1);
+               || (c.src.stride[3] == 1 && c.dst.stride[3] == 1);
     }
 
     static bool is_unit(const gdim_t &d) { return d.ss == 1 && d.ds == 1; }
@@ -129,9 +119,8 @@ private:
         base_ = c;
         eb_ = dma_fmt_bytes(c.fmt);
         std::vector<gdim_t> dims;
-        for (int i : {0, 2, 3})
-            if (c.shape[i] != 1)
-                dims.push_back({c.shape[i], c.src.stride[i], c.dst.stride[i]});
+        for (int i : { 0, 2, 3 })
+            if (c.shape[i] != 1) dims.push_back({ c.shape[i], c.src.stride[i], c.dst.stride[i] });
         merge(dims);
         process(dims, 0, 0);
     }
@@ -172,26 +161,25 @@ private:
             // A free slot: refactor n = outer * inner exactly if possible.
             for (int64_t f = lim; f >= div_up(d.n, lim); --f) {
                 if (d.n % f != 0) continue;
-                dims[k] = {f, d.ss, d.ds};
-                dims.push_back({d.n / f, f * d.ss, f * d.ds});
+                dims[k] = { f, d.ss, d.ds };
+                dims.push_back({ d.n / f, f * d.ss, f * d.ds });
                 process(dims, sdelta, ddelta);
                 return;
             }
             // No exact factors: a (q x lim) body and a tail.
             const int64_t q = d.n / lim, r = d.n % lim;
             std::vector<gdim_t> body = dims;
-            body[k] = {lim, d.ss, d.ds};
-            body.push_back({q, lim * d.ss, lim * d.ds});
+            body[k] = { lim, d.ss, d.ds };
+            body.push_back({ q, lim * d.ss, lim * d.ds });
             process(body, sdelta, ddelta);
             if (r > 0) {
-                dims[k] = {r, d.ss, d.ds};
-                process(dims, sdelta + q * lim * d.ss,
-                        ddelta + q * lim * d.ds);
+                dims[k] = { r, d.ss, d.ds };
+                process(dims, sdelta + q * lim * d.ss, ddelta + q * lim * d.ds);
             }
             return;
         }
         for (int64_t i0 = 0; i0 < d.n; i0 += lim) {
-            dims[k] = {std::min(lim, d.n - i0), d.ss, d.ds};
+            dims[k] = { std::min(lim, d.n - i0), d.ss, d.ds };
             process(dims, sdelta + i0 * d.ss, ddelta + i0 * d.ds);
         }
     }
@@ -200,7 +188,7 @@ private:
         dma_cmd_t c = base_;
         c.src.addr += sdelta * eb_;
         c.dst.addr += ddelta * eb_;
-        for (int i : {0, 2, 3}) {
+        for (int i : { 0, 2, 3 }) {
             c.shape[i] = 1;
             c.src.stride[i] = c.dst.stride[i] = i == 3 ? 1 : 0;
         }
@@ -221,7 +209,7 @@ private:
         std::sort(dims.begin(), dims.end(), [](const gdim_t &a, const gdim_t &b) {
             return std::llabs(a.ds) < std::llabs(b.ds);
         });
-        const int slots[2] = {2, 0}; // H, then N
+        const int slots[2] = { 2, 0 }; // H, then N
         for (size_t i = 0; i < dims.size(); ++i) {
             c.shape[slots[i]] = dims[i].n;
             c.src.stride[slots[i]] = dims[i].ss;
@@ -232,7 +220,7 @@ private:
 };
 
 dma_side_t side_of(const npu_config_t &cfg, const endpoint_t &e) {
-    dma_side_t s {};
+    dma_side_t s{};
     if (e.local) {
         s.is_local = 1;
         s.npu = start_npu(cfg, *e.local);
@@ -248,8 +236,8 @@ dma_side_t side_of(const npu_config_t &cfg, const endpoint_t &e) {
 
 // Side of a matrix region that starts at packed channel c0 (Wm columns per
 // channel). A system side maps (row, col) with its N and C strides.
-dma_side_t matrix_side(const npu_config_t &cfg, const endpoint_t &e,
-        int64_t c0, int64_t wm, int64_t eb) {
+dma_side_t matrix_side(
+        const npu_config_t &cfg, const endpoint_t &e, int64_t c0, int64_t wm, int64_t eb) {
     dma_side_t s = side_of(cfg, e);
     if (e.local) {
         shift_channels(cfg, s, c0, eb);
@@ -266,8 +254,8 @@ dma_side_t matrix_side(const npu_config_t &cfg, const endpoint_t &e,
 
 // Bytes of local memory a tensor touches: lanes [first, first+count) mod X
 // and offsets [lo, hi) in each.
-bool local_footprints_overlap(const npu_config_t &cfg,
-        const npu_local_desc_t &a, const npu_local_desc_t &b) {
+bool local_footprints_overlap(
+        const npu_config_t &cfg, const npu_local_desc_t &a, const npu_local_desc_t &b) {
     if (local_is_zero_volume(a) || local_is_zero_volume(b)) return false;
     auto lanes = [&](const npu_local_desc_t &d, std::vector<bool> &used) {
         int64_t pd[4];
@@ -294,9 +282,8 @@ status_t check_pair(const endpoint_t &src, const endpoint_t &dst) {
             return failf(status_t::invalid_arguments,
                     "npu transfer: source dims %lldx%lldx%lldx%lld differ "
                     "from destination dims %lldx%lldx%lldx%lld",
-                    (long long)src.dims()[0], (long long)src.dims()[1],
-                    (long long)src.dims()[2], (long long)src.dims()[3],
-                    (long long)dst.dims()[0], (long long)dst.dims()[1],
+                    (long long)src.dims()[0], (long long)src.dims()[1], (long long)src.dims()[2],
+                    (long long)src.dims()[3], (long long)dst.dims()[0], (long long)dst.dims()[1],
                     (long long)dst.dims()[2], (long long)dst.dims()[3]);
     if (src.dt() != dst.dt())
         return failf(status_t::unimplemented,
@@ -320,21 +307,19 @@ status_t check_pair(const endpoint_t &src, const endpoint_t &dst) {
     return status_t::success;
 }
 
-status_t generate(const npu_config_t &cfg, const endpoint_t &src,
-        const endpoint_t &dst, dma_program_t &prog) {
+status_t generate(const npu_config_t &cfg, const endpoint_t &src, const endpoint_t &dst,
+        dma_program_t &prog) {
     RL_CHECK(validate_config(cfg));
     if (src.local) RL_CHECK(validate_local(cfg, *src.local));
     if (src.sys) RL_CHECK(validate_sys(*src.sys, false));
     if (dst.local) RL_CHECK(validate_local(cfg, *dst.local));
     if (dst.sys) RL_CHECK(validate_sys(*dst.sys, true));
     RL_CHECK(check_pair(src, dst));
-    if (src.local && dst.local
-            && local_footprints_overlap(cfg, *src.local, *dst.local))
+    if (src.local && dst.local && local_footprints_overlap(cfg, *src.local, *dst.local))
         return failf(status_t::invalid_arguments,
                 "npu transfer: L2L source %s and destination %s share local "
                 "memory",
-                local_desc_str(cfg, *src.local).c_str(),
-                local_desc_str(cfg, *dst.local).c_str());
+                local_desc_str(cfg, *src.local).c_str(), local_desc_str(cfg, *dst.local).c_str());
     if (src.sys && dst.sys && !sys_is_zero_volume(*src.sys)) {
         const int64_t slo = src.sys->offset, shi = sys_required_bytes(*src.sys);
         const int64_t dlo = dst.sys->offset, dhi = sys_required_bytes(*dst.sys);
@@ -342,13 +327,12 @@ status_t generate(const npu_config_t &cfg, const endpoint_t &src,
             return failf(status_t::invalid_arguments,
                     "npu transfer: S2S source bytes [%lld, %lld) and "
                     "destination bytes [%lld, %lld) overlap",
-                    (long long)slo, (long long)shi, (long long)dlo,
-                    (long long)dhi);
+                    (long long)slo, (long long)shi, (long long)dlo, (long long)dhi);
     }
 
     dma_program_t p;
     p.cfg = cfg;
-    dma_cmd_t proto {};
+    dma_cmd_t proto{};
     proto.dir = src.local ? (dst.local ? dma_dir_t::l2l : dma_dir_t::l2s)
                           : (dst.local ? dma_dir_t::s2l : dma_dir_t::s2s);
     proto.fmt = fmt_of(src.dt(), src.storage());
@@ -397,32 +381,32 @@ status_t generate(const npu_config_t &cfg, const endpoint_t &src,
 
 } // namespace
 
-status_t gen_s2l(const npu_config_t &cfg, const npu_sys_desc_t &src,
-        const npu_local_desc_t &dst, dma_program_t &prog) {
+status_t gen_s2l(const npu_config_t &cfg, const npu_sys_desc_t &src, const npu_local_desc_t &dst,
+        dma_program_t &prog) {
     endpoint_t s, d;
     s.sys = &src;
     d.local = &dst;
     return generate(cfg, s, d, prog);
 }
 
-status_t gen_l2s(const npu_config_t &cfg, const npu_local_desc_t &src,
-        const npu_sys_desc_t &dst, dma_program_t &prog) {
+status_t gen_l2s(const npu_config_t &cfg, const npu_local_desc_t &src, const npu_sys_desc_t &dst,
+        dma_program_t &prog) {
     endpoint_t s, d;
     s.local = &src;
     d.sys = &dst;
     return generate(cfg, s, d, prog);
 }
 
-status_t gen_l2l(const npu_config_t &cfg, const npu_local_desc_t &src,
-        const npu_local_desc_t &dst, dma_program_t &prog) {
+status_t gen_l2l(const npu_config_t &cfg, const npu_local_desc_t &src, const npu_local_desc_t &dst,
+        dma_program_t &prog) {
     endpoint_t s, d;
     s.local = &src;
     d.local = &dst;
     return generate(cfg, s, d, prog);
 }
 
-status_t gen_s2s(const npu_config_t &cfg, const npu_sys_desc_t &src,
-        const npu_sys_desc_t &dst, dma_program_t &prog) {
+status_t gen_s2s(const npu_config_t &cfg, const npu_sys_desc_t &src, const npu_sys_desc_t &dst,
+        dma_program_t &prog) {
     endpoint_t s, d;
     s.sys = &src;
     d.sys = &dst;

@@ -28,18 +28,18 @@ namespace impl {
 namespace npu {
 
 // System -> local (scatter into lanes).
-status_t gen_s2l(const npu_config_t &cfg, const npu_sys_desc_t &src,
-        const npu_local_desc_t &dst, dma_program_t &prog);
+status_t gen_s2l(const npu_config_t &cfg, const npu_sys_desc_t &src, const npu_local_desc_t &dst,
+        dma_program_t &prog);
 // Local -> system (gather from lanes).
-status_t gen_l2s(const npu_config_t &cfg, const npu_local_desc_t &src,
-        const npu_sys_desc_t &dst, dma_program_t &prog);
+status_t gen_l2s(const npu_config_t &cfg, const npu_local_desc_t &src, const npu_sys_desc_t &dst,
+        dma_program_t &prog);
 // Local -> local (e.g. compact -> aligned, or to another start NPU). The two
 // tensors must not share bytes in any lane.
-status_t gen_l2l(const npu_config_t &cfg, const npu_local_desc_t &src,
-        const npu_local_desc_t &dst, dma_program_t &prog);
+status_t gen_l2l(const npu_config_t &cfg, const npu_local_desc_t &src, const npu_local_desc_t &dst,
+        dma_program_t &prog);
 // System -> system, within one buffer; the two must not overlap.
-status_t gen_s2s(const npu_config_t &cfg, const npu_sys_desc_t &src,
-        const npu_sys_desc_t &dst, dma_program_t &prog);
+status_t gen_s2s(const npu_config_t &cfg, const npu_sys_desc_t &src, const npu_sys_desc_t &dst,
+        dma_program_t &prog);
 
 } // namespace npu
 } // namespace impl

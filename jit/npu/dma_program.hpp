@@ -57,9 +57,9 @@ const char *dma_fmt_name(dma_fmt_t f);
 const char *dma_dir_name(dma_dir_t d); // "S2L", ...
 
 struct dma_side_t {
-    int32_t is_local; // 1: local memory, 0: system memory
-    int32_t npu; // local: start NPU
-    int64_t addr; // local: byte offset in the start NPU; system: byte offset
+    int32_t is_local;  // 1: local memory, 0: system memory
+    int32_t npu;       // local: start NPU
+    int64_t addr;      // local: byte offset in the start NPU; system: byte offset
     int64_t stride[4]; // N, C, H, W in elements
 };
 
@@ -72,7 +72,7 @@ struct dma_cmd_t {
 };
 
 struct dma_program_t {
-    npu_config_t cfg {}; // the config the program was generated for
+    npu_config_t cfg{}; // the config the program was generated for
     std::vector<dma_cmd_t> cmds;
 
     size_t size() const { return cmds.size(); }
@@ -92,17 +92,15 @@ std::string dma_cmd_str(const dma_cmd_t &c);
 // counts within the hardware limits, W stride rule, start NPU and offset,
 // and every element of both sides inside its lane / the buffer. `index`
 // names the command in the message.
-status_t validate_cmd(const npu_config_t &cfg, const dma_cmd_t &c,
-        int64_t sys_bytes, size_t index);
+status_t validate_cmd(const npu_config_t &cfg, const dma_cmd_t &c, int64_t sys_bytes, size_t index);
 
 // validate_cmd over a whole program, plus the program's config == cfg.
-status_t validate_program(
-        const npu_config_t &cfg, const dma_program_t &p, int64_t sys_bytes);
+status_t validate_program(const npu_config_t &cfg, const dma_program_t &p, int64_t sys_bytes);
 
 // Byte range [lo, hi) a side touches (local: within a lane; system: from
 // the base pointer), for a validated command.
-void side_byte_range(const npu_config_t &cfg, const dma_cmd_t &c,
-        const dma_side_t &s, int64_t &lo, int64_t &hi);
+void side_byte_range(
+        const npu_config_t &cfg, const dma_cmd_t &c, const dma_side_t &s, int64_t &lo, int64_t &hi);
 
 } // namespace npu
 } // namespace impl

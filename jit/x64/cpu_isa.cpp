@@ -54,7 +54,7 @@ bool cpu_has(cpu_isa_t isa) {
             return c.has(C::tAVX2) && c.has(C::tFMA) && c.has(C::tF16C) && c.has(C::tBMI2);
         case cpu_isa_t::avx512_core:
             return cpu_has(cpu_isa_t::avx2) && c.has(C::tAVX512F) && c.has(C::tAVX512BW)
-                    && c.has(C::tAVX512VL) && c.has(C::tAVX512DQ);
+                   && c.has(C::tAVX512VL) && c.has(C::tAVX512DQ);
     }
     return false;
 }

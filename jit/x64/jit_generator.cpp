@@ -15,8 +15,8 @@ bool jit_dump_enabled() {
 }
 
 jit_generator_t::jit_generator_t(const std::string &name, size_t max_code_size)
-    // DontSetProtectRWE: the pages stay read+write while code is emitted.
-    : Xbyak::CodeGenerator(max_code_size, Xbyak::DontSetProtectRWE), name_(name) {
+        // DontSetProtectRWE: the pages stay read+write while code is emitted.
+        : Xbyak::CodeGenerator(max_code_size, Xbyak::DontSetProtectRWE), name_(name) {
     Xbyak::ClearError();
 }
 
@@ -59,9 +59,10 @@ status_t jit_generator_t::finalize() {
         return fail(status_t::runtime_error, "jit " + name_ + ": code generation failed: " + msg);
     }
     if (jit_dump_enabled()) {
-        static std::atomic<int> seq {0};
+        static std::atomic<int> seq{ 0 };
         std::string fname = "relayout_jit_" + std::to_string(seq++) + "_";
-        for (char c : name_) fname += (isalnum((unsigned char)c) ? c : '_');
+        for (char c : name_)
+            fname += (isalnum((unsigned char)c) ? c : '_');
         fname += ".bin";
         if (FILE *f = std::fopen(fname.c_str(), "wb")) {
             std::fwrite(getCode(), 1, getSize(), f);

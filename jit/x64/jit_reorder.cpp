@@ -19,9 +19,9 @@ namespace {
 // value/zero extents of the micro nodes, and calls the generated kernel.
 class jit_reorder_impl_t : public jit_reorder_t {
 public:
-    jit_reorder_impl_t(const plan_t &p, const kernel_plan_t &kp,
-            std::unique_ptr<jit_generator_t> gen)
-        : p_(p), kp_(kp), gen_(std::move(gen)) {
+    jit_reorder_impl_t(
+            const plan_t &p, const kernel_plan_t &kp, std::unique_ptr<jit_generator_t> gen)
+            : p_(p), kp_(kp), gen_(std::move(gen)) {
         fn_ = reinterpret_cast<jit_kernel_fn_t>(const_cast<void *>(gen_->entry()));
         ssz_ = data_type_size(p_.sdt);
         dsz_ = data_type_size(p_.ddt);
@@ -66,7 +66,8 @@ public:
                     static_cast<char *>(ctx.dst) + p_.comp_offset_bytes);
             for (dim_t m = 0; m < ns + nz; ++m) {
                 int64_t s = 0;
-                for (int t = 0; t < nthr; ++t) s += acc[size_t(t) * (ns + nz) + m];
+                for (int t = 0; t < nthr; ++t)
+                    s += acc[size_t(t) * (ns + nz) + m];
                 out[m] = static_cast<int32_t>(m < ns ? -128 * s : -s);
             }
         }
@@ -77,8 +78,8 @@ private:
     // Adds the values a call stored (its baked loops around the micro
     // tile; the data is still in L1/L2) to the compensation sums.
     template <typename T>
-    void accumulate_t(const T *dst, dim_t ci, dim_t zi, const jit_call_args_t &a,
-            int64_t *acc, int l) const {
+    void accumulate_t(
+            const T *dst, dim_t ci, dim_t zi, const jit_call_args_t &a, int64_t *acc, int l) const {
         if (l < (int)kp_.loops.size()) {
             const kloop_t &lp = kp_.loops[l];
             for (dim_t i = 0; i < lp.n; ++i)
@@ -93,21 +94,21 @@ private:
             // Interleave: lane ib = (ib / in_n, ib % in_n) of (B, B.in).
             int64_t *zacc2 = acc + p_.s8s8_count;
             const dim_t vb = a.v[1];
-            if (B.in_os == 1 && B.os == B.in_n && B.in_cs == 0 && B.in_zs == 0
-                    && A.cs == 0 && A.zs == 0 && vb <= 64) {
+            if (B.in_os == 1 && B.os == B.in_n && B.in_cs == 0 && B.in_zs == 0 && A.cs == 0
+                    && A.zs == 0 && vb <= 64) {
                 // Lanes contiguous, one sum per B position (4i16o4i: per o),
                 // the same for every row: sum the rows first (int32 is
                 // exact: at most 64 x rows x 255).
-                int32_t grp[64] = {0};
+                int32_t grp[64] = { 0 };
                 const dim_t ng = div_up(vb, B.in_n);
                 for (dim_t ia = 0; ia < a.v[0]; ++ia) {
                     const T *row = dst + ia * A.os;
                     if (vb == ng * B.in_n && B.in_n == 4) {
                         for (dim_t g = 0; g < ng; ++g)
-                            grp[g] += row[4 * g] + row[4 * g + 1] + row[4 * g + 2]
-                                    + row[4 * g + 3];
+                            grp[g] += row[4 * g] + row[4 * g + 1] + row[4 * g + 2] + row[4 * g + 3];
                     } else {
-                        for (dim_t ib = 0; ib < vb; ++ib) grp[ib / B.in_n] += row[ib];
+                        for (dim_t ib = 0; ib < vb; ++ib)
+                            grp[ib / B.in_n] += row[ib];
                     }
                 }
                 const bool s8s8 = p_.s8s8_comp, zp = p_.zp_comp;
@@ -123,11 +124,13 @@ private:
                     const dim_t n1 = std::min(B.in_n, vb - i2 * B.in_n);
                     if (p_.s8s8_comp) {
                         int64_t *c = acc + ci + ia * A.cs + i2 * B.cs;
-                        for (dim_t i1 = 0; i1 < n1; ++i1) c[i1 * B.in_cs] += p[i1 * B.in_os];
+                        for (dim_t i1 = 0; i1 < n1; ++i1)
+                            c[i1 * B.in_cs] += p[i1 * B.in_os];
                     }
                     if (p_.zp_comp) {
                         int64_t *c = zacc2 + zi + ia * A.zs + i2 * B.zs;
-                        for (dim_t i1 = 0; i1 < n1; ++i1) c[i1 * B.in_zs] += p[i1 * B.in_os];
+                        for (dim_t i1 = 0; i1 < n1; ++i1)
+                            c[i1 * B.in_zs] += p[i1 * B.in_os];
                     }
                 }
             return;
@@ -140,25 +143,29 @@ private:
             if (p_.s8s8_comp) {
                 if (bcs == 0) {
                     int64_t s = 0;
-                    for (dim_t ib = 0; ib < vb; ++ib) s += row[ib * bos];
+                    for (dim_t ib = 0; ib < vb; ++ib)
+                        s += row[ib * bos];
                     acc[c0] += s;
                 } else {
-                    for (dim_t ib = 0; ib < vb; ++ib) acc[c0 + ib * bcs] += row[ib * bos];
+                    for (dim_t ib = 0; ib < vb; ++ib)
+                        acc[c0 + ib * bcs] += row[ib * bos];
                 }
             }
             if (p_.zp_comp) {
                 if (bzs == 0) {
                     int64_t s = 0;
-                    for (dim_t ib = 0; ib < vb; ++ib) s += row[ib * bos];
+                    for (dim_t ib = 0; ib < vb; ++ib)
+                        s += row[ib * bos];
                     zacc[z0] += s;
                 } else {
-                    for (dim_t ib = 0; ib < vb; ++ib) zacc[z0 + ib * bzs] += row[ib * bos];
+                    for (dim_t ib = 0; ib < vb; ++ib)
+                        zacc[z0 + ib * bzs] += row[ib * bos];
                 }
             }
         }
     }
-    void accumulate(const char *dst, dim_t ci, dim_t zi, const jit_call_args_t &a,
-            int64_t *acc) const {
+    void accumulate(
+            const char *dst, dim_t ci, dim_t zi, const jit_call_args_t &a, int64_t *acc) const {
         if (p_.ddt == relayout_s8)
             accumulate_t(reinterpret_cast<const int8_t *>(dst), ci, zi, a, acc, 0);
         else if (p_.ddt == relayout_u8)
@@ -180,8 +187,8 @@ private:
         jit_call_args_t a;
         for (dim_t it = start; it < end; ++it) {
             dim_t soff = p_.src_off0, doff = p_.dst_off0, si = 0, di = 0, ci = 0, zi = 0;
-            dim_t pos[max_ndims] = {0};
-            dim_t outer[2] = {0, 0};
+            dim_t pos[max_ndims] = { 0 };
+            dim_t outer[2] = { 0, 0 };
             for (int k = 0; k < K; ++k) {
                 const kloop_t &l = kp_.driver[k];
                 const dim_t i = ctr[k];
@@ -248,7 +255,7 @@ private:
     std::unique_ptr<jit_generator_t> gen_;
     jit_kernel_fn_t fn_;
     size_t ssz_, dsz_;
-    bool micro_checked_[2] = {false, false};
+    bool micro_checked_[2] = { false, false };
     std::vector<int> driver_checked_;
 };
 
@@ -275,8 +282,7 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     return prm;
 }
 
-status_t jit_reorder_accept(
-        const plan_t &p, cpu_isa_t isa, std::string &name, std::string *kplan) {
+status_t jit_reorder_accept(const plan_t &p, cpu_isa_t isa, std::string &name, std::string *kplan) {
     if (!isa_allowed(isa))
         return failf(status_t::unimplemented, "%s is not available (cpu or cap)", isa2str(isa));
     if (!is_valid_data_type(p.sdt) || !is_valid_data_type(p.ddt))
@@ -299,8 +305,7 @@ status_t jit_reorder_accept(
     return status_t::success;
 }
 
-status_t jit_reorder_create(
-        const plan_t &p, cpu_isa_t isa, std::unique_ptr<jit_reorder_t> &out) {
+status_t jit_reorder_create(const plan_t &p, cpu_isa_t isa, std::unique_ptr<jit_reorder_t> &out) {
     if (p.zero_volume) {
         out.reset(new jit_noop_t());
         return status_t::success;

@@ -23,8 +23,8 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p);
 // the implementation name ("jit:avx512_core:transpose"). Declines with a
 // reason (unimplemented) otherwise.
 // `kplan`, if given, receives the kernel plan's dump.
-status_t jit_reorder_accept(const plan_t &p, cpu_isa_t isa, std::string &name,
-        std::string *kplan = nullptr);
+status_t jit_reorder_accept(
+        const plan_t &p, cpu_isa_t isa, std::string &name, std::string *kplan = nullptr);
 
 class jit_reorder_t {
 public:
@@ -35,8 +35,7 @@ public:
 };
 
 // Builds the kernel (generation happens here: call it once per cache key).
-status_t jit_reorder_create(
-        const plan_t &p, cpu_isa_t isa, std::unique_ptr<jit_reorder_t> &out);
+status_t jit_reorder_create(const plan_t &p, cpu_isa_t isa, std::unique_ptr<jit_reorder_t> &out);
 
 } // namespace x64
 } // namespace impl

@@ -18,27 +18,29 @@ constexpr int buf_ssc = 128;
 constexpr int buf_dsc = 192;
 constexpr int buf_dst = 256;
 constexpr int s_cnt_load = 320; // lanes loaded from a src row
-constexpr int s_cnt_v = 328; // lanes holding values
-constexpr int s_cnt_z = 336; // lanes stored
-constexpr int s_v0 = 344; // v[0], v[1], z[0], z[1] of the call
+constexpr int s_cnt_v = 328;    // lanes holding values
+constexpr int s_cnt_z = 336;    // lanes stored
+constexpr int s_v0 = 344;       // v[0], v[1], z[0], z[1] of the call
 constexpr int s_z0 = 360;
-constexpr int s_loop = 376; // baked loop counters (3)
+constexpr int s_loop = 376;  // baked loop counters (3)
 constexpr int s_row_v = 400; // transpose: rows holding values
 constexpr int s_row_z = 408; // transpose: rows stored
-constexpr int s_nt = 416; // non-temporal stores allowed for this call
+constexpr int s_nt = 416;    // non-temporal stores allowed for this call
 constexpr int stack_bytes = 448;
 
-bool fits32(int64_t v) { return v >= -(int64_t(1) << 30) && v < (int64_t(1) << 30); }
+bool fits32(int64_t v) {
+    return v >= -(int64_t(1) << 30) && v < (int64_t(1) << 30);
+}
 
 bool is_int(data_type_t dt) {
     return dt == relayout_s32 || dt == relayout_s16 || dt == relayout_u16 || dt == relayout_s8
-            || dt == relayout_u8;
+           || dt == relayout_u8;
 }
 
 class reorder_gen_t : public jit_generator_t {
 public:
     reorder_gen_t(const jit_reorder_desc_t &d, const std::string &name, size_t size)
-        : jit_generator_t(name, size), d_(d) {
+            : jit_generator_t(name, size), d_(d) {
         z_ = d.isa == cpu_isa_t::avx512_core;
         W_ = z_ ? 16 : 8;
         ssz_ = (int)data_type_size(d.sdt);
@@ -49,9 +51,9 @@ public:
 private:
     const jit_reorder_desc_t d_;
     bool z_; // AVX-512
-    int W_; // 32-bit lanes of a vector
+    int W_;  // 32-bit lanes of a vector
     int ssz_, dsz_;
-    int tb_ = 8; // first temporary vector register
+    int tb_ = 8;            // first temporary vector register
     bool xmm_mode_ = false; // scalar strategy: one lane in an xmm
     // Lanes of the dst vector walk the B (transpose) or V (copy) node: the
     // scales are vectors there when their index advances by one per lane.
@@ -188,9 +190,9 @@ private:
 
     // ---- value pipeline (ref/numerics.hpp compute_value + store_f32) ----
     struct lane_src_t {
-        Address old; // dst element(s), for the sum post-op
+        Address old;      // dst element(s), for the sum post-op
         Address ssc, dsc; // scales of lane 0
-        const Opmask *k; // AVX-512: value lanes (zero-masked loads)
+        const Opmask *k;  // AVX-512: value lanes (zero-masked loads)
     };
 
     void load_scale(const Xmm &t, const Address &a, bool vec, const Opmask *k) {
@@ -322,7 +324,8 @@ private:
         L(done);
     }
     void zero_buf(int off) {
-        for (int i = 0; i < 64; i += 8) mov(qword[rsp + off + i], 0);
+        for (int i = 0; i < 64; i += 8)
+            mov(qword[rsp + off + i], 0);
     }
     // AVX2: `count` elements at r14-based address into a zeroed buffer.
     void gather_to_buf(int buf, const RegExp &src_addr, int slot, int esz) {
@@ -369,12 +372,14 @@ void reorder_gen_t::emit_constants() {
         L(l);
         uint32_t u;
         std::memcpy(&u, &v, 4);
-        for (int i = 0; i < 16; ++i) dd(u);
+        for (int i = 0; i < 16; ++i)
+            dd(u);
     };
     auto u = [&](Label &l, uint32_t v) {
         align(64);
         L(l);
-        for (int i = 0; i < 16; ++i) dd(v);
+        for (int i = 0; i < 16; ++i)
+            dd(v);
     };
     f(c_onef_, 1.f);
     f(c_szp_, d_.src_zp);
@@ -383,9 +388,15 @@ void reorder_gen_t::emit_constants() {
     f(c_sa_, d_.scale_adjust);
     float lo = 0, hi = 0;
     switch (d_.ddt) {
-        case relayout_s32: lo = int_limits<relayout_s32>::lo, hi = int_limits<relayout_s32>::hi; break;
-        case relayout_s16: lo = int_limits<relayout_s16>::lo, hi = int_limits<relayout_s16>::hi; break;
-        case relayout_u16: lo = int_limits<relayout_u16>::lo, hi = int_limits<relayout_u16>::hi; break;
+        case relayout_s32:
+            lo = int_limits<relayout_s32>::lo, hi = int_limits<relayout_s32>::hi;
+            break;
+        case relayout_s16:
+            lo = int_limits<relayout_s16>::lo, hi = int_limits<relayout_s16>::hi;
+            break;
+        case relayout_u16:
+            lo = int_limits<relayout_u16>::lo, hi = int_limits<relayout_u16>::hi;
+            break;
         case relayout_s8: lo = int_limits<relayout_s8>::lo, hi = int_limits<relayout_s8>::hi; break;
         case relayout_u8: lo = int_limits<relayout_u8>::lo, hi = int_limits<relayout_u8>::hi; break;
         default: break;
@@ -397,7 +408,8 @@ void reorder_gen_t::emit_constants() {
     u(c_40_, 0x40);
     align(64);
     L(c_iota_);
-    for (int i = 0; i < 16; ++i) dd(i);
+    for (int i = 0; i < 16; ++i)
+        dd(i);
 }
 
 // Bit copy with unit strides: bytes, four vectors per iteration.
@@ -417,8 +429,10 @@ void reorder_gen_t::gen_copy_bits() {
     lea(rcx, ptr[rax + U * VB]);
     cmp(rcx, rbx);
     jg(l1, T_NEAR);
-    for (int j = 0; j < U; ++j) vmovups(vec(j), ptr[r8 + rax + j * VB]);
-    for (int j = 0; j < U; ++j) vmovups(ptr[r9 + rax + j * VB], vec(j));
+    for (int j = 0; j < U; ++j)
+        vmovups(vec(j), ptr[r8 + rax + j * VB]);
+    for (int j = 0; j < U; ++j)
+        vmovups(ptr[r9 + rax + j * VB], vec(j));
     add(rax, U * VB);
     jmp(l4);
     L(l1);
@@ -476,9 +490,9 @@ void reorder_gen_t::gen_copy() {
     mov(rbp, qword[rsp + s_z0]);
     xor_(rax, rax);
     auto io = [&](int off, const Opmask *k) {
-        lane_src_t s {ptr[r9 + rax * dsz_ + off * dsz_],
-                ssc_vec_ ? ptr[r10 + rax * 4 + off * 4] : ptr[r10],
-                dsc_vec_ ? ptr[r11 + rax * 4 + off * 4] : ptr[r11], k};
+        lane_src_t s{ ptr[r9 + rax * dsz_ + off * dsz_],
+            ssc_vec_ ? ptr[r10 + rax * 4 + off * 4] : ptr[r10],
+            dsc_vec_ ? ptr[r11 + rax * 4 + off * 4] : ptr[r11], k };
         return s;
     };
     if (z_ && d_.nt) {
@@ -492,9 +506,11 @@ void reorder_gen_t::gen_copy() {
         jg(lnt_end, T_NEAR);
         for (int j = 0; j < U; ++j)
             load_lanes(j, ptr[r8 + rax * ssz_ + j * W_ * ssz_], nullptr, d_.sdt);
-        for (int j = 0; j < U; ++j) compute(j, io(j * W_, nullptr));
+        for (int j = 0; j < U; ++j)
+            compute(j, io(j * W_, nullptr));
         if (dsz_ == 4) {
-            for (int j = 0; j < U; ++j) vmovntps(ptr[r9 + rax * 4 + j * 64], Zmm(j));
+            for (int j = 0; j < U; ++j)
+                vmovntps(ptr[r9 + rax * 4 + j * 64], Zmm(j));
         } else if (dsz_ == 2) {
             for (int j = 0; j < U; ++j)
                 (d_.ddt == relayout_f16) ? vcvtps2ph(Ymm(j), Zmm(j), 0) : vpmovdw(Ymm(j), Zmm(j));
@@ -503,8 +519,10 @@ void reorder_gen_t::gen_copy() {
             vmovntdq(ptr[r9 + rax * 2], Zmm(0));
             vmovntdq(ptr[r9 + rax * 2 + 64], Zmm(2));
         } else {
-            for (int j = 0; j < U; ++j) vpmovdb(Xmm(j), Zmm(j));
-            for (int j = 1; j < U; ++j) vinserti32x4(Zmm(0), Zmm(0), Xmm(j), j);
+            for (int j = 0; j < U; ++j)
+                vpmovdb(Xmm(j), Zmm(j));
+            for (int j = 1; j < U; ++j)
+                vinserti32x4(Zmm(0), Zmm(0), Xmm(j), j);
             vmovntdq(ptr[r9 + rax], Zmm(0));
         }
         add(rax, U * W_);
@@ -561,8 +579,8 @@ void reorder_gen_t::gen_copy() {
         if (d_.beta != 0.f) gather_to_buf(buf_old, r9 + rax * dsz_, s_cnt_v, dsz_);
         if (d_.src_scale && ssc_vec_) gather_to_buf(buf_ssc, r10 + rax * 4, s_cnt_v, 4);
         if (d_.dst_scale && dsc_vec_) gather_to_buf(buf_dsc, r11 + rax * 4, s_cnt_v, 4);
-        lane_src_t s {ptr[rsp + buf_old], ssc_vec_ ? ptr[rsp + buf_ssc] : ptr[r10],
-                dsc_vec_ ? ptr[rsp + buf_dsc] : ptr[r11], nullptr};
+        lane_src_t s{ ptr[rsp + buf_old], ssc_vec_ ? ptr[rsp + buf_ssc] : ptr[r10],
+            dsc_vec_ ? ptr[rsp + buf_dsc] : ptr[r11], nullptr };
         compute(0, s);
         lane_mask_from_slot(s_cnt_v);
         zero_dead_lanes(0);
@@ -636,10 +654,9 @@ void reorder_gen_t::gen_transpose() {
     // (stride in_is) under B's own positions (stride is[1]).
     const int64_t n1 = d_.in_n;
     int log_n1 = 0;
-    while ((int64_t(1) << log_n1) < n1) ++log_n1;
-    auto row_disp = [&](int b) {
-        return ((b % n1) * d_.in_is + (b / n1) * d_.is[1]) * ssz_;
-    };
+    while ((int64_t(1) << log_n1) < n1)
+        ++log_n1;
+    auto row_disp = [&](int b) { return ((b % n1) * d_.in_is + (b / n1) * d_.is[1]) * ssz_; };
     const int64_t isB = d_.is[1] * ssz_; // bytes per B position
     const int64_t osA = d_.os[0] * dsz_; // bytes between dst rows
     const int64_t ssA = d_.ss[0] * 4, dsA = d_.ds[0] * 4;
@@ -688,7 +705,8 @@ void reorder_gen_t::gen_transpose() {
     cmp(r14, qword[rsp + s_v0 + 8]);
     jg(lgen, T_NEAR);
     {
-        for (int b = 0; b < T; ++b) load_lanes(b, ptr[rcx + row_disp(b)], nullptr, d_.sdt);
+        for (int b = 0; b < T; ++b)
+            load_lanes(b, ptr[rcx + row_disp(b)], nullptr, d_.sdt);
         transpose_tile();
         const bool nt = d_.nt && dsz_ == 4 && osA % (4 * T) == 0;
         Label lcached, lstored;
@@ -697,8 +715,8 @@ void reorder_gen_t::gen_transpose() {
             je(lcached, T_NEAR);
             for (int a = 0; a < T; ++a) {
                 if (value_path())
-                    compute(a, lane_src_t {ptr[rdx + a * osA], ptr[rsi + a * ssA],
-                                       ptr[rdi + a * dsA], nullptr});
+                    compute(a, lane_src_t{ ptr[rdx + a * osA], ptr[rsi + a * ssA],
+                                       ptr[rdi + a * dsA], nullptr });
                 vmovntps(ptr[rdx + a * osA], vr(a));
             }
             jmp(lstored, T_NEAR);
@@ -706,8 +724,8 @@ void reorder_gen_t::gen_transpose() {
         L(lcached);
         for (int a = 0; a < T; ++a) {
             if (value_path())
-                compute(a, lane_src_t {ptr[rdx + a * osA], ptr[rsi + a * ssA],
-                                   ptr[rdi + a * dsA], nullptr});
+                compute(a, lane_src_t{ ptr[rdx + a * osA], ptr[rsi + a * ssA], ptr[rdi + a * dsA],
+                                   nullptr });
             store_lanes(a, ptr[rdx + a * osA], nullptr);
         }
         L(lstored);
@@ -718,7 +736,7 @@ void reorder_gen_t::gen_transpose() {
     {
         clamp_diff(r13, qword[rsp + s_v0], rax, T);
         mov(qword[rsp + s_cnt_load], r13); // lanes of a src row (A)
-        mov(qword[rsp + s_row_v], r13); // dst rows with values
+        mov(qword[rsp + s_row_v], r13);    // dst rows with values
         clamp_diff(r13, qword[rsp + s_z0], rax, T);
         mov(qword[rsp + s_row_z], r13); // dst rows written
         clamp_diff(r13, qword[rsp + s_v0 + 8], r15, T);
@@ -765,18 +783,16 @@ void reorder_gen_t::gen_transpose() {
             jle(lzero, T_NEAR);
             if (value_path()) {
                 if (z_) {
-                    compute(a, lane_src_t {ptr[rdx + a * osA], ptr[rsi + a * ssA],
-                                       ptr[rdi + a * dsA], &k2});
+                    compute(a, lane_src_t{ ptr[rdx + a * osA], ptr[rsi + a * ssA],
+                                       ptr[rdi + a * dsA], &k2 });
                 } else {
                     if (d_.beta != 0.f) gather_to_buf(buf_old, rdx + a * osA, s_cnt_v, dsz_);
-                    if (d_.src_scale && ssc_vec_)
-                        gather_to_buf(buf_ssc, rsi + a * ssA, s_cnt_v, 4);
-                    if (d_.dst_scale && dsc_vec_)
-                        gather_to_buf(buf_dsc, rdi + a * dsA, s_cnt_v, 4);
-                    compute(a, lane_src_t {ptr[rsp + buf_old],
-                                       ssc_vec_ ? ptr[rsp + buf_ssc] : ptr[rsi + a * ssA],
-                                       dsc_vec_ ? ptr[rsp + buf_dsc] : ptr[rdi + a * dsA],
-                                       nullptr});
+                    if (d_.src_scale && ssc_vec_) gather_to_buf(buf_ssc, rsi + a * ssA, s_cnt_v, 4);
+                    if (d_.dst_scale && dsc_vec_) gather_to_buf(buf_dsc, rdi + a * dsA, s_cnt_v, 4);
+                    compute(a,
+                            lane_src_t{ ptr[rsp + buf_old],
+                                    ssc_vec_ ? ptr[rsp + buf_ssc] : ptr[rsi + a * ssA],
+                                    dsc_vec_ ? ptr[rsp + buf_dsc] : ptr[rdi + a * dsA], nullptr });
                 }
                 zero_dead_lanes(a);
             }
@@ -822,7 +838,7 @@ void reorder_gen_t::gen_scalar() {
     cmp(rax, rbx);
     jge(lzero, T_NEAR);
     load_elem(0, ptr[rcx], d_.sdt);
-    if (value_path()) compute(0, lane_src_t {ptr[rdx], ptr[rsi], ptr[rdi], nullptr});
+    if (value_path()) compute(0, lane_src_t{ ptr[rdx], ptr[rsi], ptr[rdi], nullptr });
     store_elem(0, rdx);
     jmp(lnext, T_NEAR);
     L(lzero);
@@ -892,8 +908,8 @@ void reorder_gen_t::generate() {
 
 } // namespace
 
-void jit_reorder_desc_init(jit_reorder_desc_t &d, cpu_isa_t isa, const plan_t &p,
-        const kernel_plan_t &kp) {
+void jit_reorder_desc_init(
+        jit_reorder_desc_t &d, cpu_isa_t isa, const plan_t &p, const kernel_plan_t &kp) {
     std::memset(&d, 0, sizeof(d));
     d.isa = isa;
     d.strategy = kp.strategy;
@@ -916,9 +932,8 @@ void jit_reorder_desc_init(jit_reorder_desc_t &d, cpu_isa_t isa, const plan_t &p
     d.in_n = 1;
     d.in_is = 0;
     d.nt = size_t(p.nelems()) * (data_type_size(p.sdt) + data_type_size(p.ddt))
-                    >= nt_threshold_bytes
-            && !p.bit_copy
-            && !p.s8s8_comp && !p.zp_comp && p.beta == 0.f;
+                   >= nt_threshold_bytes
+           && !p.bit_copy && !p.s8s8_comp && !p.zp_comp && p.beta == 0.f;
     if (kp.strategy == kernel_strategy_t::interleave) {
         d.in_n = kp.micro[1].in_n;
         d.in_is = kp.micro[1].in_is;
@@ -954,22 +969,22 @@ status_t jit_reorder_desc_check(const jit_reorder_desc_t &d) {
     bool ok = true;
     ok = ok && fits32(d.in_is * ssz * T) && d.in_is >= 0 && T % d.in_n == 0;
     for (int m = 0; m < 2; ++m) {
-        ok = ok && fits32(d.is[m] * ssz * T) && fits32(d.os[m] * dsz * T)
-                && fits32(d.ss[m] * 4 * T) && fits32(d.ds[m] * 4 * T);
+        ok = ok && fits32(d.is[m] * ssz * T) && fits32(d.os[m] * dsz * T) && fits32(d.ss[m] * 4 * T)
+             && fits32(d.ds[m] * 4 * T);
         ok = ok && d.is[m] >= 0 && d.os[m] >= 0 && d.ss[m] >= 0 && d.ds[m] >= 0;
     }
-    for (int l = 0; l < d.nloops; ++l) ok = ok && fits32(d.loop_n[l]);
+    for (int l = 0; l < d.nloops; ++l)
+        ok = ok && fits32(d.loop_n[l]);
     if (!ok)
         return fail(status_t::unimplemented,
                 "jit: strides do not fit the kernel's 32-bit displacements");
     return status_t::success;
 }
 
-status_t jit_reorder_generate(
-        const jit_reorder_desc_t &d, std::unique_ptr<jit_generator_t> &gen) {
+status_t jit_reorder_generate(const jit_reorder_desc_t &d, std::unique_ptr<jit_generator_t> &gen) {
     RL_CHECK(jit_reorder_desc_check(d));
     const std::string name = std::string("reorder_") + isa2str(d.isa) + "_"
-            + strategy2str(d.strategy) + "_" + dt2str(d.sdt) + "_" + dt2str(d.ddt);
+                             + strategy2str(d.strategy) + "_" + dt2str(d.sdt) + "_" + dt2str(d.ddt);
     // The transpose edge tile unrolls W rows with masks: size the buffer
     // for it, and retry larger on overflow (a fresh generator each time).
     size_t size = d.strategy == kernel_strategy_t::transpose ? 64 * 1024 : 16 * 1024;

@@ -36,7 +36,7 @@ struct jit_call_args_t {
     const float *dst_scales;
     int64_t v[2]; // positions of the micro nodes holding values
     int64_t z[2]; // positions to write (v..z-1 are zeros); beyond: skip
-    int64_t nt; // non-temporal stores allowed (the dst of the call is aligned)
+    int64_t nt;   // non-temporal stores allowed (the dst of the call is aligned)
 };
 
 using jit_kernel_fn_t = void (*)(const jit_call_args_t *);
@@ -61,8 +61,8 @@ struct jit_reorder_desc_t {
 };
 
 // Fills a desc from a plan and its kernel plan.
-void jit_reorder_desc_init(jit_reorder_desc_t &d, cpu_isa_t isa, const plan_t &p,
-        const kernel_plan_t &kp);
+void jit_reorder_desc_init(
+        jit_reorder_desc_t &d, cpu_isa_t isa, const plan_t &p, const kernel_plan_t &kp);
 
 // Reorders moving at least this many bytes (src + dst, 1.5x the 32 MiB L3
 // of the target machine) bypass the caches with non-temporal stores: the
@@ -75,8 +75,7 @@ constexpr size_t nt_threshold_bytes = size_t(48) << 20;
 status_t jit_reorder_desc_check(const jit_reorder_desc_t &d);
 
 // Generates the kernel; `gen` owns the code.
-status_t jit_reorder_generate(
-        const jit_reorder_desc_t &d, std::unique_ptr<jit_generator_t> &gen);
+status_t jit_reorder_generate(const jit_reorder_desc_t &d, std::unique_ptr<jit_generator_t> &gen);
 
 } // namespace x64
 } // namespace impl

@@ -22,7 +22,6 @@ using namespace relayout::impl;
 
 namespace {
 
-
 status_t new_md(relayout_memory_desc_t *out, const memory_desc_t &md) {
     auto *h = new (std::nothrow) relayout_memory_desc;
     if (!h) return fail(status_t::out_of_memory, "memory descriptor: out of memory");
@@ -31,32 +30,35 @@ status_t new_md(relayout_memory_desc_t *out, const memory_desc_t &md) {
     return status_t::success;
 }
 
-std::atomic<int> g_isa_cap {relayout_cpu_isa_default};
+std::atomic<int> g_isa_cap{ relayout_cpu_isa_default };
 
 } // namespace
 
 namespace relayout {
 namespace impl {
 // Read by the JIT's ISA selection: the API cap wins over the environment.
-int api_cpu_isa_cap() { return g_isa_cap.load(); }
+int api_cpu_isa_cap() {
+    return g_isa_cap.load();
+}
 } // namespace impl
 } // namespace relayout
 
 extern "C" {
 
 const relayout_version_t *relayout_version(void) {
-    static const relayout_version_t v = {RELAYOUT_VERSION_MAJOR, RELAYOUT_VERSION_MINOR,
-            RELAYOUT_VERSION_PATCH, "unknown"};
+    static const relayout_version_t v = { RELAYOUT_VERSION_MAJOR, RELAYOUT_VERSION_MINOR,
+        RELAYOUT_VERSION_PATCH, "unknown" };
     return &v;
 }
 
-const char *relayout_get_last_error_message(void) { return last_error_message().c_str(); }
+const char *relayout_get_last_error_message(void) {
+    return last_error_message().c_str();
+}
 
 relayout_status_t relayout_set_verbose(int level) {
     return c_guarded([&] {
         if (level < 0 || level > 2)
-            return failf(status_t::invalid_arguments, "verbose level %d is not in [0, 2]",
-                    level);
+            return failf(status_t::invalid_arguments, "verbose level %d is not in [0, 2]", level);
         set_verbose_level(level);
         return status_t::success;
     });
@@ -92,15 +94,21 @@ relayout_status_t relayout_get_primitive_cache_capacity(int *capacity) {
     });
 }
 
-const char *relayout_dt2str(relayout_data_type_t dt) { return dt2str(dt); }
+const char *relayout_dt2str(relayout_data_type_t dt) {
+    return dt2str(dt);
+}
 
 const char *relayout_status2str(relayout_status_t s) {
     return status2str(static_cast<status_t>(s));
 }
 
-const char *relayout_fmt_tag2str(relayout_format_tag_t tag) { return fmt_tag2str(tag); }
+const char *relayout_fmt_tag2str(relayout_format_tag_t tag) {
+    return fmt_tag2str(tag);
+}
 
-size_t relayout_data_type_size(relayout_data_type_t dt) { return data_type_size(dt); }
+size_t relayout_data_type_size(relayout_data_type_t dt) {
+    return data_type_size(dt);
+}
 
 // ---- memory descriptors -------------------------------------------------
 
@@ -117,9 +125,8 @@ relayout_status_t relayout_memory_desc_create_with_tag(relayout_memory_desc_t *m
     });
 }
 
-relayout_status_t relayout_memory_desc_create_with_string_tag(
-        relayout_memory_desc_t *memory_desc, int ndims, const relayout_dims_t dims,
-        relayout_data_type_t data_type, const char *tag) {
+relayout_status_t relayout_memory_desc_create_with_string_tag(relayout_memory_desc_t *memory_desc,
+        int ndims, const relayout_dims_t dims, relayout_data_type_t data_type, const char *tag) {
     return c_guarded([&] {
         RL_NOT_NULL(memory_desc, "memory_desc");
         *memory_desc = nullptr;
@@ -153,8 +160,8 @@ relayout_status_t relayout_memory_desc_create_with_blocking(relayout_memory_desc
         *memory_desc = nullptr;
         RL_NOT_NULL(dims, "dims");
         memory_desc_t md;
-        RL_CHECK(md_init_by_blocking(md, ndims, dims, data_type, strides, inner_nblks,
-                inner_blks, inner_idxs));
+        RL_CHECK(md_init_by_blocking(
+                md, ndims, dims, data_type, strides, inner_nblks, inner_blks, inner_idxs));
         return new_md(memory_desc, md);
     });
 }
@@ -197,18 +204,17 @@ relayout_status_t relayout_memory_desc_permute_axes(relayout_memory_desc_t *out_
     });
 }
 
-relayout_status_t relayout_memory_desc_set_extra(relayout_memory_desc_t memory_desc,
-        uint64_t flags, int compensation_mask, int asymm_compensation_mask,
-        float scale_adjust) {
+relayout_status_t relayout_memory_desc_set_extra(relayout_memory_desc_t memory_desc, uint64_t flags,
+        int compensation_mask, int asymm_compensation_mask, float scale_adjust) {
     return c_guarded([&] {
         RL_NOT_NULL(memory_desc, "memory_desc");
-        return md_set_extra(memory_desc->md, flags, compensation_mask,
-                asymm_compensation_mask, scale_adjust);
+        return md_set_extra(
+                memory_desc->md, flags, compensation_mask, asymm_compensation_mask, scale_adjust);
     });
 }
 
-relayout_status_t relayout_memory_desc_clone(relayout_memory_desc_t *memory_desc,
-        const_relayout_memory_desc_t existing_memory_desc) {
+relayout_status_t relayout_memory_desc_clone(
+        relayout_memory_desc_t *memory_desc, const_relayout_memory_desc_t existing_memory_desc) {
     return c_guarded([&] {
         RL_NOT_NULL(memory_desc, "memory_desc");
         *memory_desc = nullptr;
@@ -274,8 +280,8 @@ relayout_status_t relayout_memory_desc_query(
                 *static_cast<float *>(result) = md.extra.scale_adjust;
                 break;
             default:
-                return failf(status_t::invalid_arguments, "query %d is not a valid query",
-                        (int)what);
+                return failf(
+                        status_t::invalid_arguments, "query %d is not a valid query", (int)what);
         }
         return status_t::success;
     });
@@ -285,8 +291,7 @@ size_t relayout_memory_desc_get_size(const_relayout_memory_desc_t memory_desc) {
     return memory_desc ? md_size(memory_desc->md) : 0;
 }
 
-int relayout_memory_desc_equal(
-        const_relayout_memory_desc_t lhs, const_relayout_memory_desc_t rhs) {
+int relayout_memory_desc_equal(const_relayout_memory_desc_t lhs, const_relayout_memory_desc_t rhs) {
     const memory_desc_t z = zero_md();
     return md_equal(lhs ? lhs->md : z, rhs ? rhs->md : z) ? 1 : 0;
 }
@@ -355,7 +360,7 @@ relayout_status_t relayout_stream_create(
         RL_NOT_NULL(stream, "stream");
         *stream = nullptr;
         RL_NOT_NULL(engine, "engine");
-        auto *s = new (std::nothrow) relayout_stream {engine, flags};
+        auto *s = new (std::nothrow) relayout_stream{ engine, flags };
         if (!s) return fail(status_t::out_of_memory, "stream: out of memory");
         *stream = s;
         return status_t::success;
@@ -413,8 +418,8 @@ relayout_status_t relayout_memory_create(relayout_memory_t *memory,
             if (size > 0) {
                 m->owned = aligned_malloc(size);
                 if (!m->owned)
-                    return failf(status_t::out_of_memory,
-                            "memory: cannot allocate %zu bytes", size);
+                    return failf(
+                            status_t::out_of_memory, "memory: cannot allocate %zu bytes", size);
                 // Zero the whole buffer: padding and compensation included.
                 std::memset(m->owned, 0, size);
             }
@@ -503,8 +508,8 @@ relayout_status_t relayout_primitive_attr_destroy(relayout_primitive_attr_t attr
     return relayout_success;
 }
 
-relayout_status_t relayout_primitive_attr_set_scales(relayout_primitive_attr_t attr, int arg,
-        int64_t count, int mask, const float *scales) {
+relayout_status_t relayout_primitive_attr_set_scales(
+        relayout_primitive_attr_t attr, int arg, int64_t count, int mask, const float *scales) {
     return c_guarded([&] {
         RL_NOT_NULL(attr, "attr");
         if (arg != RELAYOUT_ARG_SRC && arg != RELAYOUT_ARG_DST)
@@ -522,8 +527,8 @@ relayout_status_t relayout_primitive_attr_set_scales(relayout_primitive_attr_t a
         for (int64_t i = 0; i < count; ++i)
             if (!std::isfinite(scales[i]) || (arg == RELAYOUT_ARG_DST && scales[i] == 0.f))
                 return failf(status_t::invalid_arguments,
-                        "scales: value %lld (%g) must be finite%s", (long long)i,
-                        (double)scales[i], arg == RELAYOUT_ARG_DST ? " and non-zero" : "");
+                        "scales: value %lld (%g) must be finite%s", (long long)i, (double)scales[i],
+                        arg == RELAYOUT_ARG_DST ? " and non-zero" : "");
         scales_t &s = arg == RELAYOUT_ARG_SRC ? attr->attr.src_scales : attr->attr.dst_scales;
         s.mask = mask;
         s.values.assign(scales, scales + count);
@@ -541,8 +546,7 @@ relayout_status_t relayout_primitive_attr_set_zero_point(
             attr->attr.dst_zp = zero_point;
         else
             return failf(status_t::invalid_arguments,
-                    "zero point: arg %d is neither RELAYOUT_ARG_SRC nor RELAYOUT_ARG_DST",
-                    arg);
+                    "zero point: arg %d is neither RELAYOUT_ARG_SRC nor RELAYOUT_ARG_DST", arg);
         return status_t::success;
     });
 }
@@ -561,10 +565,9 @@ relayout_status_t relayout_primitive_attr_set_post_ops_sum(
 // ---- reorder --------------------------------------------------------------
 
 relayout_status_t relayout_reorder_primitive_desc_create(
-        relayout_primitive_desc_t *reorder_primitive_desc,
-        const_relayout_memory_desc_t src_desc, relayout_engine_t src_engine,
-        const_relayout_memory_desc_t dst_desc, relayout_engine_t dst_engine,
-        const_relayout_primitive_attr_t attr) {
+        relayout_primitive_desc_t *reorder_primitive_desc, const_relayout_memory_desc_t src_desc,
+        relayout_engine_t src_engine, const_relayout_memory_desc_t dst_desc,
+        relayout_engine_t dst_engine, const_relayout_primitive_attr_t attr) {
     return c_guarded([&] {
         RL_NOT_NULL(reorder_primitive_desc, "reorder_primitive_desc");
         *reorder_primitive_desc = nullptr;
@@ -591,11 +594,13 @@ relayout_status_t relayout_reorder_chain_primitive_desc_create(
         RL_NOT_NULL(src_engine, "src_engine");
         RL_NOT_NULL(dst_engine, "dst_engine");
         if (n < 2 || n > 64)
-            return failf(status_t::invalid_arguments, "reorder chain: n is %d; it must be in [2, 64]", n);
+            return failf(status_t::invalid_arguments,
+                    "reorder chain: n is %d; it must be in [2, 64]", n);
         std::vector<memory_desc_t> v;
         std::vector<attr_t> a;
         for (int i = 0; i < n; ++i) {
-            if (!mds[i]) return failf(status_t::invalid_arguments, "reorder chain: mds[%d] is NULL", i);
+            if (!mds[i])
+                return failf(status_t::invalid_arguments, "reorder chain: mds[%d] is NULL", i);
             v.push_back(mds[i]->md);
             if (i + 1 < n) a.push_back(attrs && attrs[i] ? attrs[i]->attr : attr_t());
         }
@@ -637,8 +642,7 @@ relayout_status_t relayout_primitive_desc_query_md(const_relayout_primitive_desc
             *memory_desc = reinterpret_cast<const_relayout_memory_desc_t>(&primitive_desc->dst_md);
         else
             return failf(status_t::invalid_arguments,
-                    "query_md: which = %d is neither RELAYOUT_ARG_SRC nor RELAYOUT_ARG_DST",
-                    which);
+                    "query_md: which = %d is neither RELAYOUT_ARG_SRC nor RELAYOUT_ARG_DST", which);
         return status_t::success;
     });
 }

@@ -39,11 +39,11 @@ relayout_status_t c_guarded(F &&body) {
 } // namespace relayout
 
 // Argument check of a C function: `name` is the parameter's name.
-#define RL_NOT_NULL(p, name) \
-    do { \
-        if (!(p)) \
-            return ::relayout::impl::fail( \
-                    ::relayout::impl::status_t::invalid_arguments, name " is NULL"); \
+#define RL_NOT_NULL(p, name)                                                                       \
+    do {                                                                                           \
+        if (!(p))                                                                                  \
+            return ::relayout::impl::fail(                                                         \
+                    ::relayout::impl::status_t::invalid_arguments, name " is NULL");               \
     } while (0)
 
 #endif

@@ -38,7 +38,9 @@ void *aligned_malloc(size_t size, size_t alignment) {
     return p;
 }
 
-void aligned_free(void *p) { std::free(p); }
+void aligned_free(void *p) {
+    std::free(p);
+}
 
 } // namespace impl
 } // namespace relayout

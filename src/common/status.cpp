@@ -37,8 +37,12 @@ status_t failf(status_t s, const char *fmt, ...) {
     return s;
 }
 
-const std::string &last_error_message() { return g_last_error; }
-void clear_last_error_message() { g_last_error.clear(); }
+const std::string &last_error_message() {
+    return g_last_error;
+}
+void clear_last_error_message() {
+    g_last_error.clear();
+}
 
 } // namespace impl
 } // namespace relayout

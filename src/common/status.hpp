@@ -26,8 +26,7 @@ const char *status2str(status_t s);
 // that a failing check reads: return fail(status_t::invalid_arguments, ...).
 status_t fail(status_t s, const std::string &msg);
 // printf-style variant.
-status_t failf(status_t s, const char *fmt, ...)
-        __attribute__((format(printf, 2, 3)));
+status_t failf(status_t s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 const std::string &last_error_message();
 void clear_last_error_message();
@@ -36,11 +35,10 @@ void clear_last_error_message();
 } // namespace relayout
 
 // Propagates a non-success status to the caller.
-#define RL_CHECK(expr) \
-    do { \
-        const ::relayout::impl::status_t rl_status_ = (expr); \
-        if (rl_status_ != ::relayout::impl::status_t::success) \
-            return rl_status_; \
+#define RL_CHECK(expr)                                                                             \
+    do {                                                                                           \
+        const ::relayout::impl::status_t rl_status_ = (expr);                                      \
+        if (rl_status_ != ::relayout::impl::status_t::success) return rl_status_;                  \
     } while (0)
 
 #endif

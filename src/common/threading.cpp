@@ -16,7 +16,7 @@ namespace impl {
 
 namespace {
 
-std::atomic<int> g_api_cap {-1}; // -1: not set through the API
+std::atomic<int> g_api_cap{ -1 }; // -1: not set through the API
 
 int hw_threads() {
     static const int n = tbb::info::default_concurrency();
@@ -48,7 +48,9 @@ int max_threads() {
     return cap;
 }
 
-void set_max_threads(int nthr) { g_api_cap.store(nthr < 0 ? 0 : nthr); }
+void set_max_threads(int nthr) {
+    g_api_cap.store(nthr < 0 ? 0 : nthr);
+}
 
 void parallel(int nthr, const std::function<void(int, int)> &fn) {
     if (nthr <= 1) {
@@ -56,8 +58,8 @@ void parallel(int nthr, const std::function<void(int, int)> &fn) {
         return;
     }
     arena_for(nthr).execute([&] {
-        tbb::parallel_for(0, nthr, [&](int ithr) { fn(ithr, nthr); },
-                tbb::static_partitioner());
+        tbb::parallel_for(
+                0, nthr, [&](int ithr) { fn(ithr, nthr); }, tbb::static_partitioner());
     });
 }
 

@@ -10,7 +10,7 @@ namespace relayout {
 namespace impl {
 
 namespace {
-std::atomic<int> g_level {-1};
+std::atomic<int> g_level{ -1 };
 
 int env_level() {
     const std::string v = getenv_str("RELAYOUT_VERBOSE", "0");
@@ -29,7 +29,9 @@ int verbose_level() {
     return l;
 }
 
-void set_verbose_level(int level) { g_level.store(level < 0 ? 0 : level); }
+void set_verbose_level(int level) {
+    g_level.store(level < 0 ? 0 : level);
+}
 
 void verbose_print(const std::string &line) {
     static std::mutex m;

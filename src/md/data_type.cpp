@@ -35,8 +35,8 @@ const char *dt2str(data_type_t dt) {
 }
 
 data_type_t str2dt(const char *s) {
-    static const data_type_t all[] = {relayout_f16, relayout_bf16, relayout_f32,
-            relayout_s32, relayout_s8, relayout_u8, relayout_s16, relayout_u16};
+    static const data_type_t all[] = { relayout_f16, relayout_bf16, relayout_f32, relayout_s32,
+        relayout_s8, relayout_u8, relayout_s16, relayout_u16 };
     for (auto dt : all)
         if (s && std::strcmp(s, dt2str(dt)) == 0) return dt;
     return relayout_data_type_undef;
@@ -53,7 +53,9 @@ bool is_integral(data_type_t dt) {
     }
 }
 
-bool is_valid_data_type(data_type_t dt) { return data_type_size(dt) != 0; }
+bool is_valid_data_type(data_type_t dt) {
+    return data_type_size(dt) != 0;
+}
 
 float f16_to_f32(uint16_t h) {
     const uint32_t sign = uint32_t(h & 0x8000u) << 16;
@@ -80,7 +82,7 @@ uint16_t f32_to_f16(float f) {
     const uint32_t abs = u & 0x7fffffffu;
     if (abs > 0x7f800000u) return uint16_t(sign | 0x7e00u | ((abs >> 13) & 0x3ffu));
     if (abs >= 0x477ff000u) return uint16_t(sign | 0x7c00u); // rounds to inf
-    if (abs >= 0x38800000u) { // normal half
+    if (abs >= 0x38800000u) {                                // normal half
         uint32_t r = abs - (uint32_t(127 - 15) << 23);
         r += 0xfffu + ((r >> 13) & 1u);
         return uint16_t(sign | (r >> 13));

@@ -33,7 +33,9 @@ inline float bits_float(uint32_t u) {
     return f;
 }
 
-inline float bf16_to_f32(uint16_t b) { return bits_float(uint32_t(b) << 16); }
+inline float bf16_to_f32(uint16_t b) {
+    return bits_float(uint32_t(b) << 16);
+}
 
 // Round to nearest even; NaN stays NaN (quieted).
 inline uint16_t f32_to_bf16(float f) {

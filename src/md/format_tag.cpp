@@ -15,8 +15,8 @@ struct tag_entry_t {
 };
 
 const tag_entry_t tag_table[] = {
-#define RELAYOUT_TAG(name, str) {#name, relayout_##name, str},
-#define RELAYOUT_TAG_ALIAS(alias, name) {#alias, relayout_##alias, nullptr},
+#define RELAYOUT_TAG(name, str) { #name, relayout_##name, str },
+#define RELAYOUT_TAG_ALIAS(alias, name) { #alias, relayout_##alias, nullptr },
 #include "relayout/relayout_format_tags.h"
 #undef RELAYOUT_TAG
 #undef RELAYOUT_TAG_ALIAS
@@ -38,8 +38,8 @@ format_tag_t str2fmt_tag(const std::string &name) {
 
 status_t parse_tag(const std::string &tag_in, int ndims, parsed_tag_t &out) {
     if (ndims < 1 || ndims > max_ndims)
-        return failf(status_t::invalid_arguments, "ndims is %d; it must be in [1, %d]",
-                ndims, max_ndims);
+        return failf(status_t::invalid_arguments, "ndims is %d; it must be in [1, %d]", ndims,
+                max_ndims);
     // Enum names (domain aliases such as nChw16c) first.
     std::string tag = tag_in;
     const format_tag_t e = str2fmt_tag(tag_in);
@@ -47,9 +47,8 @@ status_t parse_tag(const std::string &tag_in, int ndims, parsed_tag_t &out) {
     if (tag.empty()) return fail(status_t::invalid_arguments, "format tag is empty");
 
     auto bad = [&](size_t pos, const char *why) {
-        return failf(status_t::invalid_arguments,
-                "format tag \"%s\": character %zu ('%c') %s", tag_in.c_str(), pos,
-                pos < tag.size() ? tag[pos] : '?', why);
+        return failf(status_t::invalid_arguments, "format tag \"%s\": character %zu ('%c') %s",
+                tag_in.c_str(), pos, pos < tag.size() ? tag[pos] : '?', why);
     };
 
     // Outer part: letters (and at most one 'x').
@@ -109,8 +108,8 @@ status_t parse_tag(const std::string &tag_in, int ndims, parsed_tag_t &out) {
     }
     if (n != ndims)
         return failf(status_t::invalid_arguments,
-                "format tag \"%s\" describes %d dims but the tensor has %d",
-                tag_in.c_str(), n, ndims);
+                "format tag \"%s\" describes %d dims but the tensor has %d", tag_in.c_str(), n,
+                ndims);
 
     // Inner blocks: <number><lower-case letter>, outermost first.
     out.ndims = ndims;
@@ -127,7 +126,8 @@ status_t parse_tag(const std::string &tag_in, int ndims, parsed_tag_t &out) {
         if (p == start) return bad(p, "should be a block size (digits)");
         if (p >= tag.size()) return bad(p - 1, "ends a block size with no dim letter");
         const char c = tag[p];
-        if (c < 'a' || c > 'l') return bad(p, "should be a lower-case dim letter after a block size");
+        if (c < 'a' || c > 'l')
+            return bad(p, "should be a lower-case dim letter after a block size");
         const int d = c - 'a';
         if (d >= ndims) return bad(p, "names a block on a dim the tensor does not have");
         if (!is_blocked[d])
@@ -145,25 +145,25 @@ status_t parse_tag(const std::string &tag_in, int ndims, parsed_tag_t &out) {
             return failf(status_t::invalid_arguments,
                     "format tag \"%s\": dim '%c' is upper-case but has no inner block",
                     tag_in.c_str(), char('A' + d));
-    for (int k = 0; k < ndims; ++k) out.outer_order[k] = order[k];
+    for (int k = 0; k < ndims; ++k)
+        out.outer_order[k] = order[k];
     return status_t::success;
 }
 
-status_t md_init_by_tag(memory_desc_t &md, int ndims, const dim_t *dims,
-        data_type_t dt, const std::string &tag) {
+status_t md_init_by_tag(
+        memory_desc_t &md, int ndims, const dim_t *dims, data_type_t dt, const std::string &tag) {
     if (tag == "any") return md_init_any(md, ndims, dims, dt);
     parsed_tag_t pt;
     RL_CHECK(parse_tag(tag, ndims, pt));
-    return md_init_by_order(md, ndims, dims, dt, pt.outer_order, pt.inner_nblks,
-            pt.inner_blks, pt.inner_idxs);
+    return md_init_by_order(
+            md, ndims, dims, dt, pt.outer_order, pt.inner_nblks, pt.inner_blks, pt.inner_idxs);
 }
 
-status_t md_init_by_tag(memory_desc_t &md, int ndims, const dim_t *dims,
-        data_type_t dt, format_tag_t tag) {
+status_t md_init_by_tag(
+        memory_desc_t &md, int ndims, const dim_t *dims, data_type_t dt, format_tag_t tag) {
     if (tag == relayout_format_tag_any) return md_init_any(md, ndims, dims, dt);
     const char *s = fmt_tag2str(tag);
-    if (!s)
-        return failf(status_t::invalid_arguments, "format tag %d is not a known tag", (int)tag);
+    if (!s) return failf(status_t::invalid_arguments, "format tag %d is not a known tag", (int)tag);
     return md_init_by_tag(md, ndims, dims, dt, std::string(s));
 }
 

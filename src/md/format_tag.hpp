@@ -29,10 +29,10 @@ struct parsed_tag_t {
 // 'x' expands to the dims the tag does not name, in logical order.
 status_t parse_tag(const std::string &tag, int ndims, parsed_tag_t &out);
 
-status_t md_init_by_tag(memory_desc_t &md, int ndims, const dim_t *dims,
-        data_type_t dt, const std::string &tag);
-status_t md_init_by_tag(memory_desc_t &md, int ndims, const dim_t *dims,
-        data_type_t dt, format_tag_t tag);
+status_t md_init_by_tag(
+        memory_desc_t &md, int ndims, const dim_t *dims, data_type_t dt, const std::string &tag);
+status_t md_init_by_tag(
+        memory_desc_t &md, int ndims, const dim_t *dims, data_type_t dt, format_tag_t tag);
 
 } // namespace impl
 } // namespace relayout

@@ -10,27 +10,25 @@ namespace impl {
 namespace {
 
 constexpr uint64_t known_extra_flags = relayout_extra_flag_compensation_conv_s8s8
-        | relayout_extra_flag_scale_adjust
-        | relayout_extra_flag_compensation_conv_asymmetric_src;
+                                       | relayout_extra_flag_scale_adjust
+                                       | relayout_extra_flag_compensation_conv_asymmetric_src;
 
 status_t check_dims(int ndims, const dim_t *dims, data_type_t dt) {
     if (ndims < 1 || ndims > max_ndims)
-        return failf(status_t::invalid_arguments,
-                "ndims is %d; it must be in [1, %d]", ndims, max_ndims);
+        return failf(status_t::invalid_arguments, "ndims is %d; it must be in [1, %d]", ndims,
+                max_ndims);
     if (!dims) return fail(status_t::invalid_arguments, "dims is NULL");
     for (int d = 0; d < ndims; ++d)
         if (dims[d] < 0)
-            return failf(status_t::invalid_arguments,
-                    "dims[%d] is %lld; dims must not be negative", d,
-                    (long long)dims[d]);
+            return failf(status_t::invalid_arguments, "dims[%d] is %lld; dims must not be negative",
+                    d, (long long)dims[d]);
     dim_t volume = 1;
     for (int d = 0; d < ndims; ++d)
         if (!mul_no_overflow(volume, std::max<dim_t>(dims[d], 1), volume))
             return fail(status_t::invalid_arguments,
                     "dims " + dims2str(dims, ndims) + " overflow 64 bits");
     if (!is_valid_data_type(dt))
-        return failf(status_t::invalid_arguments,
-                "data_type %d is not a valid data type", (int)dt);
+        return failf(status_t::invalid_arguments, "data_type %d is not a valid data type", (int)dt);
     return status_t::success;
 }
 
@@ -58,7 +56,8 @@ status_t check_no_overlap(const memory_desc_t &md) {
     dim_t blocks[max_ndims];
     md_compute_blocks(md, blocks);
     dim_t inner = 1;
-    for (int i = 0; i < bd.inner_nblks; ++i) inner *= bd.inner_blks[i];
+    for (int i = 0; i < bd.inner_nblks; ++i)
+        inner *= bd.inner_blks[i];
     struct item_t {
         dim_t stride, count;
         int d;
@@ -68,7 +67,7 @@ status_t check_no_overlap(const memory_desc_t &md) {
     for (int d = 0; d < md.ndims; ++d) {
         const dim_t count = md.padded_dims[d] / blocks[d];
         if (count <= 1 || bd.strides[d] == 0) continue;
-        items[n++] = {bd.strides[d], count, d};
+        items[n++] = { bd.strides[d], count, d };
     }
     // Insertion sort by stride (at most 12 items).
     for (int i = 1; i < n; ++i)
@@ -100,7 +99,9 @@ memory_desc_t zero_md() {
     return md;
 }
 
-bool is_zero_md(const memory_desc_t &md) { return md.ndims == 0; }
+bool is_zero_md(const memory_desc_t &md) {
+    return md.ndims == 0;
+}
 
 bool has_zero_dim(const memory_desc_t &md) {
     for (int d = 0; d < md.ndims; ++d)
@@ -109,14 +110,16 @@ bool has_zero_dim(const memory_desc_t &md) {
 }
 
 void md_compute_blocks(const memory_desc_t &md, dim_t *blocks) {
-    for (int d = 0; d < max_ndims; ++d) blocks[d] = 1;
+    for (int d = 0; d < max_ndims; ++d)
+        blocks[d] = 1;
     if (md.format_kind != relayout_blocked) return;
     const auto &bd = md.blocking;
-    for (int i = 0; i < bd.inner_nblks; ++i) blocks[bd.inner_idxs[i]] *= bd.inner_blks[i];
+    for (int i = 0; i < bd.inner_nblks; ++i)
+        blocks[bd.inner_idxs[i]] *= bd.inner_blks[i];
 }
 
-status_t md_init_by_strides(memory_desc_t &md, int ndims, const dim_t *dims,
-        data_type_t dt, const dim_t *strides) {
+status_t md_init_by_strides(
+        memory_desc_t &md, int ndims, const dim_t *dims, data_type_t dt, const dim_t *strides) {
     RL_CHECK(check_dims(ndims, dims, dt));
     memory_desc_t r;
     init_common(r, ndims, dims, dt);
@@ -140,13 +143,12 @@ status_t md_init_by_strides(memory_desc_t &md, int ndims, const dim_t *dims,
     return status_t::success;
 }
 
-status_t md_init_by_blocking(memory_desc_t &md, int ndims, const dim_t *dims,
-        data_type_t dt, const dim_t *strides, int inner_nblks,
-        const dim_t *inner_blks, const dim_t *inner_idxs) {
+status_t md_init_by_blocking(memory_desc_t &md, int ndims, const dim_t *dims, data_type_t dt,
+        const dim_t *strides, int inner_nblks, const dim_t *inner_blks, const dim_t *inner_idxs) {
     RL_CHECK(check_dims(ndims, dims, dt));
     if (inner_nblks < 0 || inner_nblks > max_ndims)
-        return failf(status_t::invalid_arguments,
-                "inner_nblks is %d; it must be in [0, %d]", inner_nblks, max_ndims);
+        return failf(status_t::invalid_arguments, "inner_nblks is %d; it must be in [0, %d]",
+                inner_nblks, max_ndims);
     if (!strides) return fail(status_t::invalid_arguments, "strides is NULL");
     if (inner_nblks > 0 && (!inner_blks || !inner_idxs))
         return fail(status_t::invalid_arguments, "inner_blks or inner_idxs is NULL");
@@ -158,8 +160,7 @@ status_t md_init_by_blocking(memory_desc_t &md, int ndims, const dim_t *dims,
     for (int i = 0; i < inner_nblks; ++i) {
         if (inner_blks[i] < 1)
             return failf(status_t::invalid_arguments,
-                    "inner_blks[%d] is %lld; blocks must be positive", i,
-                    (long long)inner_blks[i]);
+                    "inner_blks[%d] is %lld; blocks must be positive", i, (long long)inner_blks[i]);
         if (inner_idxs[i] < 0 || inner_idxs[i] >= ndims)
             return failf(status_t::invalid_arguments,
                     "inner_idxs[%d] is %lld; it must name a dim in [0, %d)", i,
@@ -175,8 +176,7 @@ status_t md_init_by_blocking(memory_desc_t &md, int ndims, const dim_t *dims,
         r.padded_dims[d] = round_up(dims[d], blocks[d]);
         if (strides[d] < 0)
             return failf(status_t::invalid_arguments,
-                    "strides[%d] is %lld; strides must not be negative", d,
-                    (long long)strides[d]);
+                    "strides[%d] is %lld; strides must not be negative", d, (long long)strides[d]);
         bd.strides[d] = strides[d];
     }
     RL_CHECK(check_no_overlap(r));
@@ -184,18 +184,17 @@ status_t md_init_by_blocking(memory_desc_t &md, int ndims, const dim_t *dims,
     return status_t::success;
 }
 
-status_t md_init_by_order(memory_desc_t &md, int ndims, const dim_t *dims,
-        data_type_t dt, const int *outer_order, int inner_nblks,
-        const dim_t *inner_blks, const dim_t *inner_idxs) {
+status_t md_init_by_order(memory_desc_t &md, int ndims, const dim_t *dims, data_type_t dt,
+        const int *outer_order, int inner_nblks, const dim_t *inner_blks, const dim_t *inner_idxs) {
     RL_CHECK(check_dims(ndims, dims, dt));
     dim_t blocks[max_ndims];
-    for (int d = 0; d < max_ndims; ++d) blocks[d] = 1;
+    for (int d = 0; d < max_ndims; ++d)
+        blocks[d] = 1;
     dim_t inner = 1;
     for (int i = 0; i < inner_nblks; ++i) {
         if (inner_blks[i] < 1)
             return failf(status_t::invalid_arguments,
-                    "inner block %d is %lld; blocks must be positive", i,
-                    (long long)inner_blks[i]);
+                    "inner block %d is %lld; blocks must be positive", i, (long long)inner_blks[i]);
         blocks[inner_idxs[i]] *= inner_blks[i];
         if (!mul_no_overflow(inner, inner_blks[i], inner))
             return fail(status_t::invalid_arguments, "inner blocks overflow 64 bits");
@@ -212,8 +211,7 @@ status_t md_init_by_order(memory_desc_t &md, int ndims, const dim_t *dims,
             return fail(status_t::invalid_arguments,
                     "dims " + dims2str(dims, ndims) + " overflow 64 bits when padded");
     }
-    return md_init_by_blocking(
-            md, ndims, dims, dt, strides, inner_nblks, inner_blks, inner_idxs);
+    return md_init_by_blocking(md, ndims, dims, dt, strides, inner_nblks, inner_blks, inner_idxs);
 }
 
 status_t md_init_any(memory_desc_t &md, int ndims, const dim_t *dims, data_type_t dt) {
@@ -226,7 +224,8 @@ status_t md_init_any(memory_desc_t &md, int ndims, const dim_t *dims, data_type_
 dim_t md_off_l(const memory_desc_t &md, const dim_t *pos) {
     const auto &bd = md.blocking;
     dim_t p[max_ndims];
-    for (int d = 0; d < md.ndims; ++d) p[d] = pos[d] + md.padded_offsets[d];
+    for (int d = 0; d < md.ndims; ++d)
+        p[d] = pos[d] + md.padded_offsets[d];
     dim_t off = 0, blk_stride = 1;
     for (int i = bd.inner_nblks - 1; i >= 0; --i) {
         const int d = static_cast<int>(bd.inner_idxs[i]);
@@ -236,7 +235,8 @@ dim_t md_off_l(const memory_desc_t &md, const dim_t *pos) {
         blk_stride *= blk;
     }
     off += md.offset0;
-    for (int d = 0; d < md.ndims; ++d) off += p[d] * bd.strides[d];
+    for (int d = 0; d < md.ndims; ++d)
+        off += p[d] * bd.strides[d];
     return off;
 }
 
@@ -258,7 +258,8 @@ size_t md_data_size(const memory_desc_t &md) {
     // A single outer block (or all-broadcast strides) still holds the whole
     // inner block.
     dim_t inner = 1;
-    for (int i = 0; i < bd.inner_nblks; ++i) inner *= bd.inner_blks[i];
+    for (int i = 0; i < bd.inner_nblks; ++i)
+        inner *= bd.inner_blks[i];
     if (max_size < inner) max_size = inner;
     if (md.offset0 == 0) return size_t(max_size) * data_type_size(md.data_type);
     // A view (submemory) starts offset0 elements into its parent's buffer:
@@ -290,8 +291,7 @@ size_t md_size(const memory_desc_t &md) {
     if (!s8s8 && !zp) return data;
     size_t extra = 0;
     if (s8s8) extra += sizeof(int32_t) * md_compensation_count(md, md.extra.compensation_mask);
-    if (zp)
-        extra += sizeof(int32_t) * md_compensation_count(md, md.extra.asymm_compensation_mask);
+    if (zp) extra += sizeof(int32_t) * md_compensation_count(md, md.extra.asymm_compensation_mask);
     return md_compensation_offset(md) + extra;
 }
 
@@ -303,8 +303,8 @@ bool md_has_padding(const memory_desc_t &md) {
 
 bool md_equal(const memory_desc_t &a, const memory_desc_t &b) {
     if (a.ndims == 0 || b.ndims == 0) return a.ndims == b.ndims;
-    if (a.ndims != b.ndims || a.data_type != b.data_type
-            || a.format_kind != b.format_kind || a.offset0 != b.offset0)
+    if (a.ndims != b.ndims || a.data_type != b.data_type || a.format_kind != b.format_kind
+            || a.offset0 != b.offset0)
         return false;
     for (int d = 0; d < a.ndims; ++d)
         if (a.dims[d] != b.dims[d] || a.padded_dims[d] != b.padded_dims[d]
@@ -313,7 +313,7 @@ bool md_equal(const memory_desc_t &a, const memory_desc_t &b) {
     if (a.format_kind == relayout_format_kind_image2d
             || a.format_kind == relayout_format_kind_npu_local)
         return a.payload.size_bytes == b.payload.size_bytes
-                && std::memcmp(a.payload.bytes, b.payload.bytes, sizeof(a.payload.bytes)) == 0;
+               && std::memcmp(a.payload.bytes, b.payload.bytes, sizeof(a.payload.bytes)) == 0;
     if (a.format_kind == relayout_blocked) {
         const auto &x = a.blocking, &y = b.blocking;
         if (x.inner_nblks != y.inner_nblks) return false;
@@ -328,19 +328,18 @@ bool md_equal(const memory_desc_t &a, const memory_desc_t &b) {
             if (x.strides[d] != y.strides[d]) return false;
         }
     }
-    return a.extra.flags == b.extra.flags
-            && a.extra.compensation_mask == b.extra.compensation_mask
-            && a.extra.asymm_compensation_mask == b.extra.asymm_compensation_mask
-            && a.extra.scale_adjust == b.extra.scale_adjust;
+    return a.extra.flags == b.extra.flags && a.extra.compensation_mask == b.extra.compensation_mask
+           && a.extra.asymm_compensation_mask == b.extra.asymm_compensation_mask
+           && a.extra.scale_adjust == b.extra.scale_adjust;
 }
 
-status_t md_submemory(memory_desc_t &out, const memory_desc_t &parent,
-        const dim_t *dims, const dim_t *offsets) {
+status_t md_submemory(
+        memory_desc_t &out, const memory_desc_t &parent, const dim_t *dims, const dim_t *offsets) {
     if (parent.ndims == 0)
         return fail(status_t::invalid_arguments, "submemory_desc: parent is a zero descriptor");
     if (parent.format_kind != relayout_blocked)
-        return fail(status_t::invalid_arguments,
-                "submemory_desc: parent must have a blocked layout");
+        return fail(
+                status_t::invalid_arguments, "submemory_desc: parent must have a blocked layout");
     if (!dims || !offsets)
         return fail(status_t::invalid_arguments, "submemory_desc: dims or offsets is NULL");
     if (parent.extra.flags != 0)
@@ -356,8 +355,7 @@ status_t md_submemory(memory_desc_t &out, const memory_desc_t &parent,
             return failf(status_t::invalid_arguments,
                     "submemory_desc: dims[%d] = %lld at offsets[%d] = %lld does "
                     "not fit in the parent's %lld",
-                    d, (long long)dims[d], d, (long long)offsets[d],
-                    (long long)parent.dims[d]);
+                    d, (long long)dims[d], d, (long long)offsets[d], (long long)parent.dims[d]);
         if (offsets[d] % blocks[d] != 0)
             return failf(status_t::invalid_arguments,
                     "submemory_desc: offsets[%d] = %lld is not a multiple of the "
@@ -378,8 +376,7 @@ status_t md_submemory(memory_desc_t &out, const memory_desc_t &parent,
     return status_t::success;
 }
 
-status_t md_reshape(memory_desc_t &out, const memory_desc_t &in, int ndims,
-        const dim_t *dims) {
+status_t md_reshape(memory_desc_t &out, const memory_desc_t &in, int ndims, const dim_t *dims) {
     if (in.ndims == 0) return fail(status_t::invalid_arguments, "reshape: zero descriptor");
     if (in.format_kind != relayout_blocked)
         return fail(status_t::invalid_arguments, "reshape: the layout must be blocked");
@@ -388,15 +385,18 @@ status_t md_reshape(memory_desc_t &out, const memory_desc_t &in, int ndims,
                 "reshape: descriptors with compensation cannot be reshaped");
     RL_CHECK(check_dims(ndims, dims, in.data_type));
     dim_t vin = 1, vout = 1;
-    for (int d = 0; d < in.ndims; ++d) vin *= in.dims[d];
-    for (int d = 0; d < ndims; ++d) vout *= dims[d];
+    for (int d = 0; d < in.ndims; ++d)
+        vin *= in.dims[d];
+    for (int d = 0; d < ndims; ++d)
+        vout *= dims[d];
     if (vin != vout)
-        return fail(status_t::invalid_arguments,
-                "reshape: dims " + dims2str(dims, ndims) + " have another volume than "
-                        + dims2str(in.dims, in.ndims));
+        return fail(status_t::invalid_arguments, "reshape: dims " + dims2str(dims, ndims)
+                                                         + " have another volume than "
+                                                         + dims2str(in.dims, in.ndims));
     if (vin == 0) {
         bool same = ndims == in.ndims;
-        for (int d = 0; same && d < ndims; ++d) same = dims[d] == in.dims[d];
+        for (int d = 0; same && d < ndims; ++d)
+            same = dims[d] == in.dims[d];
         if (!same)
             return fail(status_t::unimplemented,
                     "reshape: zero-volume descriptors can only be reshaped to themselves");
@@ -410,7 +410,8 @@ status_t md_reshape(memory_desc_t &out, const memory_desc_t &in, int ndims,
     memory_desc_t r = in;
     r.ndims = ndims;
     int old_to_new[max_ndims];
-    for (int d = 0; d < max_ndims; ++d) old_to_new[d] = -1;
+    for (int d = 0; d < max_ndims; ++d)
+        old_to_new[d] = -1;
 
     int i = 0, j = 0;
     while (i < in.ndims || j < ndims) {
@@ -459,8 +460,7 @@ status_t md_reshape(memory_desc_t &out, const memory_desc_t &in, int ndims,
                             + dims2str(in.dims, in.ndims));
         // The old group must be dense, in order, unblocked and unpadded.
         for (int k = i; k < i1; ++k) {
-            if (blocks[k] != 1 || in.padded_dims[k] != in.dims[k]
-                    || in.padded_offsets[k] != 0)
+            if (blocks[k] != 1 || in.padded_dims[k] != in.dims[k] || in.padded_offsets[k] != 0)
                 return failf(status_t::invalid_arguments,
                         "reshape: dim %d is blocked or padded and cannot be split "
                         "or joined",
@@ -505,15 +505,13 @@ status_t md_reshape(memory_desc_t &out, const memory_desc_t &in, int ndims,
 }
 
 status_t md_permute_axes(memory_desc_t &out, const memory_desc_t &in, const int *perm) {
-    if (in.ndims == 0)
-        return fail(status_t::invalid_arguments, "permute_axes: zero descriptor");
+    if (in.ndims == 0) return fail(status_t::invalid_arguments, "permute_axes: zero descriptor");
     if (!perm) return fail(status_t::invalid_arguments, "permute_axes: permutation is NULL");
     bool seen[max_ndims] = {};
     for (int d = 0; d < in.ndims; ++d) {
         if (perm[d] < 0 || perm[d] >= in.ndims || seen[perm[d]])
             return failf(status_t::invalid_arguments,
-                    "permute_axes: permutation[%d] = %d is out of range or repeated",
-                    d, perm[d]);
+                    "permute_axes: permutation[%d] = %d is out of range or repeated", d, perm[d]);
         seen[perm[d]] = true;
     }
     memory_desc_t r = in;
@@ -537,12 +535,12 @@ status_t md_permute_axes(memory_desc_t &out, const memory_desc_t &in, const int 
     return status_t::success;
 }
 
-status_t md_set_extra(memory_desc_t &md, uint64_t flags, int comp_mask,
-        int asymm_mask, float scale_adjust) {
+status_t md_set_extra(
+        memory_desc_t &md, uint64_t flags, int comp_mask, int asymm_mask, float scale_adjust) {
     if (md.ndims == 0) return fail(status_t::invalid_arguments, "set_extra: zero descriptor");
     if (flags & ~known_extra_flags)
-        return failf(status_t::invalid_arguments,
-                "extra flags 0x%llx hold unknown bits", (unsigned long long)flags);
+        return failf(status_t::invalid_arguments, "extra flags 0x%llx hold unknown bits",
+                (unsigned long long)flags);
     const int all = (1 << md.ndims) - 1;
     const bool s8s8 = flags & relayout_extra_flag_compensation_conv_s8s8;
     const bool zp = flags & relayout_extra_flag_compensation_conv_asymmetric_src;
@@ -551,8 +549,7 @@ status_t md_set_extra(memory_desc_t &md, uint64_t flags, int comp_mask,
                 "compensation_mask %d must name some of the %d dims", comp_mask, md.ndims);
     if (zp && (asymm_mask <= 0 || (asymm_mask & ~all)))
         return failf(status_t::invalid_arguments,
-                "asymm_compensation_mask %d must name some of the %d dims",
-                asymm_mask, md.ndims);
+                "asymm_compensation_mask %d must name some of the %d dims", asymm_mask, md.ndims);
     if ((s8s8 || zp) && md.data_type != relayout_s8 && md.data_type != relayout_u8)
         return failf(status_t::invalid_arguments,
                 "compensation needs an s8 or u8 descriptor, not %s", dt2str(md.data_type));
@@ -575,8 +572,8 @@ status_t md_validate(const memory_desc_t &md, const char *what) {
             || md.format_kind == relayout_format_kind_image2d
             || md.format_kind == relayout_format_kind_npu_local)
         return status_t::success;
-    return failf(status_t::unimplemented, "%s: format kind %d is not supported here",
-            what, (int)md.format_kind);
+    return failf(status_t::unimplemented, "%s: format kind %d is not supported here", what,
+            (int)md.format_kind);
 }
 
 std::string md2tag(const memory_desc_t &md) {
@@ -587,18 +584,18 @@ std::string md2tag(const memory_desc_t &md) {
     // Outer order: by decreasing stride; ties resolved by logical order.
     int order[max_ndims];
     std::iota(order, order + md.ndims, 0);
-    std::stable_sort(order, order + md.ndims, [&](int a, int b) {
-        return bd.strides[a] > bd.strides[b];
-    });
+    std::stable_sort(
+            order, order + md.ndims, [&](int a, int b) { return bd.strides[a] > bd.strides[b]; });
     // Rebuild from the order and compare: only dense tag layouts match.
     memory_desc_t ref;
-    if (md_init_by_order(ref, md.ndims, md.dims, md.data_type, order, bd.inner_nblks,
-                bd.inner_blks, bd.inner_idxs)
+    if (md_init_by_order(ref, md.ndims, md.dims, md.data_type, order, bd.inner_nblks, bd.inner_blks,
+                bd.inner_idxs)
             != status_t::success)
         return "";
     ref.offset0 = md.offset0;
     ref.extra = md.extra;
-    for (int d = 0; d < md.ndims; ++d) ref.padded_offsets[d] = md.padded_offsets[d];
+    for (int d = 0; d < md.ndims; ++d)
+        ref.padded_offsets[d] = md.padded_offsets[d];
     if (!md_equal(ref, md)) return "";
     std::string s;
     for (int k = 0; k < md.ndims; ++k) {
@@ -632,7 +629,7 @@ std::string md2str(const memory_desc_t &md) {
                 s += (d ? "x" : "=") + std::to_string(md.blocking.strides[d]);
             for (int i = 0; i < md.blocking.inner_nblks; ++i)
                 s += (i ? "" : ",blk=") + std::to_string(md.blocking.inner_blks[i])
-                        + char('a' + md.blocking.inner_idxs[i]);
+                     + char('a' + md.blocking.inner_idxs[i]);
         }
     }
     s += ':' + dims2str(md.dims, md.ndims);

@@ -59,16 +59,14 @@ bool is_zero_md(const memory_desc_t &md);
 bool has_zero_dim(const memory_desc_t &md);
 
 // Construction. Each validates its inputs and names the bad one.
-status_t md_init_by_strides(memory_desc_t &md, int ndims, const dim_t *dims,
-        data_type_t dt, const dim_t *strides);
-status_t md_init_by_blocking(memory_desc_t &md, int ndims, const dim_t *dims,
-        data_type_t dt, const dim_t *strides, int inner_nblks,
-        const dim_t *inner_blks, const dim_t *inner_idxs);
+status_t md_init_by_strides(
+        memory_desc_t &md, int ndims, const dim_t *dims, data_type_t dt, const dim_t *strides);
+status_t md_init_by_blocking(memory_desc_t &md, int ndims, const dim_t *dims, data_type_t dt,
+        const dim_t *strides, int inner_nblks, const dim_t *inner_blks, const dim_t *inner_idxs);
 // Dense strides for a blocked layout whose outer dims appear in
 // `outer_order` (outermost first). Used by tags.
-status_t md_init_by_order(memory_desc_t &md, int ndims, const dim_t *dims,
-        data_type_t dt, const int *outer_order, int inner_nblks,
-        const dim_t *inner_blks, const dim_t *inner_idxs);
+status_t md_init_by_order(memory_desc_t &md, int ndims, const dim_t *dims, data_type_t dt,
+        const int *outer_order, int inner_nblks, const dim_t *inner_blks, const dim_t *inner_idxs);
 // format_kind any: the library picks the layout later.
 status_t md_init_any(memory_desc_t &md, int ndims, const dim_t *dims, data_type_t dt);
 
@@ -90,13 +88,12 @@ bool md_has_padding(const memory_desc_t &md);
 bool md_equal(const memory_desc_t &a, const memory_desc_t &b);
 
 // Descriptor operations.
-status_t md_submemory(memory_desc_t &out, const memory_desc_t &parent,
-        const dim_t *dims, const dim_t *offsets);
-status_t md_reshape(memory_desc_t &out, const memory_desc_t &in, int ndims,
-        const dim_t *dims);
+status_t md_submemory(
+        memory_desc_t &out, const memory_desc_t &parent, const dim_t *dims, const dim_t *offsets);
+status_t md_reshape(memory_desc_t &out, const memory_desc_t &in, int ndims, const dim_t *dims);
 status_t md_permute_axes(memory_desc_t &out, const memory_desc_t &in, const int *perm);
-status_t md_set_extra(memory_desc_t &md, uint64_t flags, int comp_mask,
-        int asymm_mask, float scale_adjust);
+status_t md_set_extra(
+        memory_desc_t &md, uint64_t flags, int comp_mask, int asymm_mask, float scale_adjust);
 
 // Checks a descriptor that came from outside (C API): fields consistent.
 status_t md_validate(const memory_desc_t &md, const char *what);

@@ -13,17 +13,15 @@ int64_t npu_transfer_t::sys_bytes() const {
 std::string npu_transfer_t::listing() const {
     std::string s;
     if (staged && dir == dma_dir_t::s2l)
-        s += "host_repack(" + sys_desc_str(sys) + " -> staging "
-                + sys_desc_str(staging) + ")\n";
+        s += "host_repack(" + sys_desc_str(sys) + " -> staging " + sys_desc_str(staging) + ")\n";
     s += prog.listing();
     if (staged && dir == dma_dir_t::l2s)
-        s += "host_repack(staging " + sys_desc_str(staging) + " -> "
-                + sys_desc_str(sys) + ")\n";
+        s += "host_repack(staging " + sys_desc_str(staging) + " -> " + sys_desc_str(sys) + ")\n";
     return s;
 }
 
-status_t plan_s2l(const npu_config_t &cfg, const npu_sys_desc_t &src,
-        const npu_local_desc_t &dst, npu_transfer_t &t) {
+status_t plan_s2l(const npu_config_t &cfg, const npu_sys_desc_t &src, const npu_local_desc_t &dst,
+        npu_transfer_t &t) {
     RL_CHECK(validate_config(cfg));
     RL_CHECK(validate_sys(src, false));
     RL_CHECK(validate_local(cfg, dst));
@@ -44,8 +42,8 @@ status_t plan_s2l(const npu_config_t &cfg, const npu_sys_desc_t &src,
     return status_t::success;
 }
 
-status_t plan_l2s(const npu_config_t &cfg, const npu_local_desc_t &src,
-        const npu_sys_desc_t &dst, npu_transfer_t &t) {
+status_t plan_l2s(const npu_config_t &cfg, const npu_local_desc_t &src, const npu_sys_desc_t &dst,
+        npu_transfer_t &t) {
     RL_CHECK(validate_config(cfg));
     RL_CHECK(validate_local(cfg, src));
     RL_CHECK(validate_sys(dst, true));
@@ -66,8 +64,8 @@ status_t plan_l2s(const npu_config_t &cfg, const npu_local_desc_t &src,
     return status_t::success;
 }
 
-status_t plan_l2l(const npu_config_t &cfg, const npu_local_desc_t &src,
-        const npu_local_desc_t &dst, npu_transfer_t &t) {
+status_t plan_l2l(const npu_config_t &cfg, const npu_local_desc_t &src, const npu_local_desc_t &dst,
+        npu_transfer_t &t) {
     npu_transfer_t r;
     r.cfg = cfg;
     r.dir = dma_dir_t::l2l;
@@ -78,11 +76,10 @@ status_t plan_l2l(const npu_config_t &cfg, const npu_local_desc_t &src,
     return status_t::success;
 }
 
-status_t execute_transfer(const npu_transfer_t &t, npu_sim_t &sim,
-        const void *sys_src, void *sys_dst, size_t sys_bytes) {
+status_t execute_transfer(const npu_transfer_t &t, npu_sim_t &sim, const void *sys_src,
+        void *sys_dst, size_t sys_bytes) {
     if (sim.config() != t.cfg)
-        return failf(status_t::invalid_arguments,
-                "npu transfer: planned for %s, run on %s",
+        return failf(status_t::invalid_arguments, "npu transfer: planned for %s, run on %s",
                 config_str(t.cfg).c_str(), config_str(sim.config()).c_str());
     switch (t.dir) {
         case dma_dir_t::l2l: {
@@ -101,8 +98,7 @@ status_t execute_transfer(const npu_transfer_t &t, npu_sim_t &sim,
                         "buffer",
                         (long long)need);
             }
-            RL_CHECK(repack(t.sys, sys_src, sys_bytes, t.staging,
-                    staging.data(), staging.size()));
+            RL_CHECK(repack(t.sys, sys_src, sys_bytes, t.staging, staging.data(), staging.size()));
             const void *cstaging = staging.data();
             return sim.execute(t.prog, cstaging, staging.size());
         }
@@ -124,19 +120,16 @@ status_t execute_transfer(const npu_transfer_t &t, npu_sim_t &sim,
                         (long long)need);
             }
             RL_CHECK(sim.execute(t.prog, staging.data(), staging.size()));
-            return repack(t.staging, staging.data(), staging.size(), t.sys,
-                    sys_dst, sys_bytes);
+            return repack(t.staging, staging.data(), staging.size(), t.sys, sys_dst, sys_bytes);
         }
         default: break;
     }
-    return failf(status_t::invalid_arguments,
-            "npu transfer: direction %s is not s2l, l2s or l2l",
+    return failf(status_t::invalid_arguments, "npu transfer: direction %s is not s2l, l2s or l2l",
             dma_dir_name(t.dir));
 }
 
-status_t scatter(const npu_sys_desc_t &sys_desc, const void *sys_ptr,
-        size_t sys_bytes, const npu_local_desc_t &local, npu_sim_t &sim,
-        npu_transfer_t *plan) {
+status_t scatter(const npu_sys_desc_t &sys_desc, const void *sys_ptr, size_t sys_bytes,
+        const npu_local_desc_t &local, npu_sim_t &sim, npu_transfer_t *plan) {
     npu_transfer_t t;
     RL_CHECK(plan_s2l(sim.config(), sys_desc, local, t));
     RL_CHECK(execute_transfer(t, sim, sys_ptr, nullptr, sys_bytes));
@@ -144,9 +137,8 @@ status_t scatter(const npu_sys_desc_t &sys_desc, const void *sys_ptr,
     return status_t::success;
 }
 
-status_t gather(const npu_local_desc_t &local, npu_sim_t &sim,
-        const npu_sys_desc_t &sys_desc, void *sys_ptr, size_t sys_bytes,
-        npu_transfer_t *plan) {
+status_t gather(const npu_local_desc_t &local, npu_sim_t &sim, const npu_sys_desc_t &sys_desc,
+        void *sys_ptr, size_t sys_bytes, npu_transfer_t *plan) {
     npu_transfer_t t;
     RL_CHECK(plan_l2s(sim.config(), local, sys_desc, t));
     RL_CHECK(execute_transfer(t, sim, nullptr, sys_ptr, sys_bytes));
@@ -154,8 +146,8 @@ status_t gather(const npu_local_desc_t &local, npu_sim_t &sim,
     return status_t::success;
 }
 
-status_t move_local(const npu_local_desc_t &src, const npu_local_desc_t &dst,
-        npu_sim_t &sim, npu_transfer_t *plan) {
+status_t move_local(const npu_local_desc_t &src, const npu_local_desc_t &dst, npu_sim_t &sim,
+        npu_transfer_t *plan) {
     npu_transfer_t t;
     RL_CHECK(plan_l2l(sim.config(), src, dst, t));
     RL_CHECK(execute_transfer(t, sim, nullptr, nullptr, 0));

@@ -16,7 +16,6 @@ using namespace relayout::impl::npu;
 
 namespace {
 
-
 static_assert(sizeof(relayout_npu_config_t) == sizeof(npu_config_t),
         "relayout_npu_config_t mirrors npu_config_t");
 static_assert((int)relayout_npu_layout_free_strides == (int)npu_layout_t::free_strides

@@ -16,7 +16,7 @@ constexpr int64_t k_max_dim = std::numeric_limits<int32_t>::max();
 constexpr int64_t k_max_stride = int64_t(1) << 40;
 constexpr int64_t k_max_sys_offset = int64_t(1) << 50;
 constexpr int64_t k_max_exact_scan = int64_t(1) << 27;
-constexpr const char *k_dim_names[4] = {"N", "C", "H", "W"};
+constexpr const char *k_dim_names[4] = { "N", "C", "H", "W" };
 
 bool layout_ok(npu_layout_t l) {
     return l >= npu_layout_t::aligned && l <= npu_layout_t::free_strides;
@@ -29,9 +29,8 @@ status_t check_dims(const int64_t dims[4], const char *what) {
     for (int i = 0; i < 4; ++i)
         if (dims[i] < 0 || dims[i] > k_max_dim)
             return failf(status_t::invalid_arguments,
-                    "%s: dims[%d] (%s) = %lld is out of range [0, %lld]",
-                    what, i, k_dim_names[i], (long long)dims[i],
-                    (long long)k_max_dim);
+                    "%s: dims[%d] (%s) = %lld is out of range [0, %lld]", what, i, k_dim_names[i],
+                    (long long)dims[i], (long long)k_max_dim);
     return status_t::success;
 }
 
@@ -78,9 +77,9 @@ const char *storage_name(npu_storage_t s) {
     return "unknown";
 }
 
-npu_local_desc_t make_local_desc(int64_t addr, const int64_t dims[4],
-        relayout_data_type_t dt, npu_layout_t layout, npu_storage_t storage) {
-    npu_local_desc_t d {};
+npu_local_desc_t make_local_desc(int64_t addr, const int64_t dims[4], relayout_data_type_t dt,
+        npu_layout_t layout, npu_storage_t storage) {
+    npu_local_desc_t d{};
     d.addr = addr;
     std::copy(dims, dims + 4, d.dims);
     d.data_type = dt;
@@ -89,19 +88,17 @@ npu_local_desc_t make_local_desc(int64_t addr, const int64_t dims[4],
     return d;
 }
 
-npu_local_desc_t make_local_matrix(int64_t addr, int64_t rows, int64_t cols,
-        int64_t matrix_w, relayout_data_type_t dt) {
-    const int64_t dims[4] = {rows, cols, 1, 1};
+npu_local_desc_t make_local_matrix(
+        int64_t addr, int64_t rows, int64_t cols, int64_t matrix_w, relayout_data_type_t dt) {
+    const int64_t dims[4] = { rows, cols, 1, 1 };
     npu_local_desc_t d = make_local_desc(addr, dims, dt, npu_layout_t::matrix);
     d.matrix_w = matrix_w;
     return d;
 }
 
-npu_local_desc_t make_local_free(int64_t addr, const int64_t dims[4],
-        relayout_data_type_t dt, const int64_t strides[4],
-        npu_storage_t storage) {
-    npu_local_desc_t d = make_local_desc(
-            addr, dims, dt, npu_layout_t::free_strides, storage);
+npu_local_desc_t make_local_free(int64_t addr, const int64_t dims[4], relayout_data_type_t dt,
+        const int64_t strides[4], npu_storage_t storage) {
+    npu_local_desc_t d = make_local_desc(addr, dims, dt, npu_layout_t::free_strides, storage);
     std::copy(strides, strides + 4, d.strides);
     return d;
 }
@@ -115,15 +112,13 @@ int pack_factor(npu_storage_t s) {
     }
 }
 
-status_t check_storage(
-        npu_storage_t s, relayout_data_type_t dt, const char *what) {
+status_t check_storage(npu_storage_t s, relayout_data_type_t dt, const char *what) {
     if (!storage_ok(s))
         return failf(status_t::invalid_arguments,
-                "%s: storage mode %d is not one of 1N, 4N, 2N, 2IC", what,
-                (int)s);
+                "%s: storage mode %d is not one of 1N, 4N, 2N, 2IC", what, (int)s);
     if (dt_size(dt) == 0)
-        return failf(status_t::invalid_arguments,
-                "%s: data_type %d is not a valid data type", what, (int)dt);
+        return failf(status_t::invalid_arguments, "%s: data_type %d is not a valid data type", what,
+                (int)dt);
     bool ok = true;
     const char *need = "";
     switch (s) {
@@ -142,9 +137,8 @@ status_t check_storage(
         default: break;
     }
     if (!ok)
-        return failf(status_t::invalid_arguments,
-                "%s: storage mode %s needs data_type %s, got %s", what,
-                storage_name(s), need, dt_name(dt));
+        return failf(status_t::invalid_arguments, "%s: storage mode %s needs data_type %s, got %s",
+                what, storage_name(s), need, dt_name(dt));
     return status_t::success;
 }
 
@@ -197,7 +191,9 @@ int start_npu(const npu_config_t &cfg, const npu_local_desc_t &d) {
 int64_t start_offset(const npu_config_t &cfg, const npu_local_desc_t &d) {
     return d.addr % cfg.lmem_bytes;
 }
-int scalar_bytes(const npu_local_desc_t &d) { return dt_size(d.data_type); }
+int scalar_bytes(const npu_local_desc_t &d) {
+    return dt_size(d.data_type);
+}
 int elem_bytes(const npu_local_desc_t &d) {
     return dt_size(d.data_type) * pack_factor(d.storage);
 }
@@ -223,8 +219,7 @@ int64_t channels_per_npu(const npu_config_t &cfg, const npu_local_desc_t &d) {
     return div_up(start_npu(cfg, d) + pd[1], cfg.npu_num);
 }
 
-void local_strides(const npu_config_t &cfg, const npu_local_desc_t &d,
-        int64_t out[4]) {
+void local_strides(const npu_config_t &cfg, const npu_local_desc_t &d, int64_t out[4]) {
     if (d.layout == npu_layout_t::free_strides) {
         std::copy(d.strides, d.strides + 4, out);
         return;
@@ -259,7 +254,7 @@ int64_t bytes_per_npu(const npu_config_t &cfg, const npu_local_desc_t &d) {
     if (pd[0] == 0 || pd[1] == 0 || pd[2] == 0 || pd[3] == 0) return 0;
     if (d.layout != npu_layout_t::free_strides)
         return sat_mul(sat_mul(pd[0], st[0]), elem_bytes(d));
-    const int64_t n[4] = {pd[0], channels_per_npu(cfg, d), pd[2], pd[3]};
+    const int64_t n[4] = { pd[0], channels_per_npu(cfg, d), pd[2], pd[3] };
     return sat_mul(box_extent(4, n, st), elem_bytes(d));
 }
 
@@ -283,8 +278,7 @@ status_t validate_local(const npu_config_t &cfg, const npu_local_desc_t &d) {
         return failf(status_t::invalid_arguments,
                 "%s: address %lld is outside local memory [0, %lld) "
                 "(npu_num %d x lmem_bytes %lld)",
-                what, (long long)d.addr, (long long)total, cfg.npu_num,
-                (long long)cfg.lmem_bytes);
+                what, (long long)d.addr, (long long)total, cfg.npu_num, (long long)cfg.lmem_bytes);
     if (d.layout == npu_layout_t::matrix) {
         if (d.storage != npu_storage_t::mode_1n)
             return failf(status_t::invalid_arguments,
@@ -299,11 +293,10 @@ status_t validate_local(const npu_config_t &cfg, const npu_local_desc_t &d) {
         const int64_t max_w = std::max<int64_t>(1, d.dims[1]);
         if (d.matrix_w < 1 || d.matrix_w > max_w)
             return failf(status_t::invalid_arguments,
-                    "%s: matrix_w %lld is out of range [1, cols = %lld]",
-                    what, (long long)d.matrix_w, (long long)d.dims[1]);
+                    "%s: matrix_w %lld is out of range [1, cols = %lld]", what,
+                    (long long)d.matrix_w, (long long)d.dims[1]);
     }
-    if (d.layout == npu_layout_t::free_strides)
-        RL_CHECK(check_strides(d.strides, what));
+    if (d.layout == npu_layout_t::free_strides) RL_CHECK(check_strides(d.strides, what));
 
     const int64_t r = start_offset(cfg, d);
     const int eb = elem_bytes(d);
@@ -329,22 +322,21 @@ status_t validate_local(const npu_config_t &cfg, const npu_local_desc_t &d) {
         return failf(status_t::invalid_arguments,
                 "%s: start offset %lld in NPU %d (address %lld) is not a "
                 "multiple of %lld (%s), as the %s layout requires",
-                what, (long long)r, start_npu(cfg, d), (long long)d.addr,
-                (long long)align, align_what, layout_name(d.layout));
+                what, (long long)r, start_npu(cfg, d), (long long)d.addr, (long long)align,
+                align_what, layout_name(d.layout));
     if (local_is_zero_volume(d)) return status_t::success;
 
     if (d.layout == npu_layout_t::free_strides) {
         int64_t pd[4];
         packed_dims(d, pd);
-        const int64_t n[4] = {pd[0], channels_per_npu(cfg, d), pd[2], pd[3]};
+        const int64_t n[4] = { pd[0], channels_per_npu(cfg, d), pd[2], pd[3] };
         if (!boxes_disjoint(4, n, d.strides))
             return failf(status_t::invalid_arguments,
                     "%s: free strides N=%lld C=%lld H=%lld W=%lld make "
                     "elements overlap (packed shape %lldx%lldx%lldx%lld, "
                     "%lld lane-rows of channels)",
-                    what, (long long)d.strides[0], (long long)d.strides[1],
-                    (long long)d.strides[2], (long long)d.strides[3],
-                    (long long)pd[0], (long long)pd[1], (long long)pd[2],
+                    what, (long long)d.strides[0], (long long)d.strides[1], (long long)d.strides[2],
+                    (long long)d.strides[3], (long long)pd[0], (long long)pd[1], (long long)pd[2],
                     (long long)pd[3], (long long)n[1]);
     }
     const int64_t bytes = bytes_per_npu(cfg, d);
@@ -352,20 +344,17 @@ status_t validate_local(const npu_config_t &cfg, const npu_local_desc_t &d) {
         return failf(status_t::invalid_arguments,
                 "%s: tensor does not fit in the lane: start offset %lld + "
                 "%lld bytes per NPU > lmem_bytes %lld",
-                what, (long long)r, (long long)bytes,
-                (long long)cfg.lmem_bytes);
+                what, (long long)r, (long long)bytes, (long long)cfg.lmem_bytes);
     return status_t::success;
 }
 
 bool local_is_zero_volume(const npu_local_desc_t &d) {
-    return d.dims[0] == 0 || d.dims[1] == 0 || d.dims[2] == 0
-            || d.dims[3] == 0;
+    return d.dims[0] == 0 || d.dims[1] == 0 || d.dims[2] == 0 || d.dims[3] == 0;
 }
 
-status_t element_location(const npu_config_t &cfg, const npu_local_desc_t &d,
-        int64_t n, int64_t c, int64_t h, int64_t w, int &npu,
-        int64_t &byte_offset) {
-    const int64_t idx[4] = {n, c, h, w};
+status_t element_location(const npu_config_t &cfg, const npu_local_desc_t &d, int64_t n, int64_t c,
+        int64_t h, int64_t w, int &npu, int64_t &byte_offset) {
+    const int64_t idx[4] = { n, c, h, w };
     for (int i = 0; i < 4; ++i)
         if (idx[i] < 0 || idx[i] >= d.dims[i])
             return failf(status_t::invalid_arguments,
@@ -385,38 +374,32 @@ status_t element_location(const npu_config_t &cfg, const npu_local_desc_t &d,
     const int64_t lane_row = (q + pc) / cfg.npu_num;
     npu = (int)((q + pc) % cfg.npu_num);
     byte_offset = start_offset(cfg, d)
-            + (lane_row * st[1] + (n / k) * st[0] + ph * st[2] + pw * st[3])
-                    * elem_bytes(d)
-            + (n % k) * scalar_bytes(d);
+                  + (lane_row * st[1] + (n / k) * st[0] + ph * st[2] + pw * st[3]) * elem_bytes(d)
+                  + (n % k) * scalar_bytes(d);
     return status_t::success;
 }
 
-std::string local_desc_str(
-        const npu_config_t &cfg, const npu_local_desc_t &d) {
+std::string local_desc_str(const npu_config_t &cfg, const npu_local_desc_t &d) {
     int64_t st[4];
     local_strides(cfg, d, st);
     char buf[320];
     int len = std::snprintf(buf, sizeof(buf),
             "npu_local:%s:%s:%s:A=%lld(npu%d+0x%llx):%lldx%lldx%lldx%lld:"
             "strides=%lld,%lld,%lld,%lld",
-            layout_name(d.layout), storage_name(d.storage),
-            dt_name(d.data_type), (long long)d.addr, start_npu(cfg, d),
-            (long long)start_offset(cfg, d), (long long)d.dims[0],
-            (long long)d.dims[1], (long long)d.dims[2], (long long)d.dims[3],
-            (long long)st[0], (long long)st[1], (long long)st[2],
-            (long long)st[3]);
-    if (d.layout == npu_layout_t::matrix && len > 0
-            && len < (int)sizeof(buf))
-        std::snprintf(buf + len, sizeof(buf) - len, ":w=%lld",
-                (long long)d.matrix_w);
+            layout_name(d.layout), storage_name(d.storage), dt_name(d.data_type), (long long)d.addr,
+            start_npu(cfg, d), (long long)start_offset(cfg, d), (long long)d.dims[0],
+            (long long)d.dims[1], (long long)d.dims[2], (long long)d.dims[3], (long long)st[0],
+            (long long)st[1], (long long)st[2], (long long)st[3]);
+    if (d.layout == npu_layout_t::matrix && len > 0 && len < (int)sizeof(buf))
+        std::snprintf(buf + len, sizeof(buf) - len, ":w=%lld", (long long)d.matrix_w);
     return buf;
 }
 
 // ---- system descriptor ---------------------------------------------------
 
-npu_sys_desc_t make_sys_continuous(const int64_t dims[4],
-        relayout_data_type_t dt, npu_storage_t storage, int64_t offset) {
-    npu_sys_desc_t d {};
+npu_sys_desc_t make_sys_continuous(
+        const int64_t dims[4], relayout_data_type_t dt, npu_storage_t storage, int64_t offset) {
+    npu_sys_desc_t d{};
     std::copy(dims, dims + 4, d.dims);
     d.data_type = dt;
     d.storage = storage;
@@ -430,10 +413,9 @@ npu_sys_desc_t make_sys_continuous(const int64_t dims[4],
     return d;
 }
 
-npu_sys_desc_t make_sys_strided(const int64_t dims[4],
-        relayout_data_type_t dt, const int64_t strides[4],
-        npu_storage_t storage, int64_t offset) {
-    npu_sys_desc_t d {};
+npu_sys_desc_t make_sys_strided(const int64_t dims[4], relayout_data_type_t dt,
+        const int64_t strides[4], npu_storage_t storage, int64_t offset) {
+    npu_sys_desc_t d{};
     std::copy(dims, dims + 4, d.dims);
     std::copy(strides, strides + 4, d.strides);
     d.data_type = dt;
@@ -442,7 +424,9 @@ npu_sys_desc_t make_sys_strided(const int64_t dims[4],
     return d;
 }
 
-int sys_scalar_bytes(const npu_sys_desc_t &d) { return dt_size(d.data_type); }
+int sys_scalar_bytes(const npu_sys_desc_t &d) {
+    return dt_size(d.data_type);
+}
 int sys_elem_bytes(const npu_sys_desc_t &d) {
     return dt_size(d.data_type) * pack_factor(d.storage);
 }
@@ -455,19 +439,16 @@ void sys_packed_dims(const npu_sys_desc_t &d, int64_t out[4]) {
 }
 
 bool sys_is_zero_volume(const npu_sys_desc_t &d) {
-    return d.dims[0] == 0 || d.dims[1] == 0 || d.dims[2] == 0
-            || d.dims[3] == 0;
+    return d.dims[0] == 0 || d.dims[1] == 0 || d.dims[2] == 0 || d.dims[3] == 0;
 }
 
 status_t validate_sys(const npu_sys_desc_t &d, bool for_write) {
-    const char *what = for_write ? "npu system desc (destination)"
-                                 : "npu system desc (source)";
+    const char *what = for_write ? "npu system desc (destination)" : "npu system desc (source)";
     RL_CHECK(check_storage(d.storage, d.data_type, what));
     RL_CHECK(check_dims(d.dims, what));
     RL_CHECK(check_strides(d.strides, what));
     if (d.offset < 0 || d.offset > k_max_sys_offset)
-        return failf(status_t::invalid_arguments,
-                "%s: offset %lld is out of range [0, 2^50]", what,
+        return failf(status_t::invalid_arguments, "%s: offset %lld is out of range [0, 2^50]", what,
                 (long long)d.offset);
     if (for_write && !sys_is_zero_volume(d)) {
         int64_t pd[4];
@@ -476,28 +457,25 @@ status_t validate_sys(const npu_sys_desc_t &d, bool for_write) {
             return failf(status_t::invalid_arguments,
                     "%s: strides N=%lld C=%lld H=%lld W=%lld make elements "
                     "overlap",
-                    what, (long long)d.strides[0], (long long)d.strides[1],
-                    (long long)d.strides[2], (long long)d.strides[3]);
+                    what, (long long)d.strides[0], (long long)d.strides[1], (long long)d.strides[2],
+                    (long long)d.strides[3]);
     }
     return status_t::success;
 }
 
-int64_t sys_element_offset(
-        const npu_sys_desc_t &d, int64_t n, int64_t c, int64_t h, int64_t w) {
+int64_t sys_element_offset(const npu_sys_desc_t &d, int64_t n, int64_t c, int64_t h, int64_t w) {
     const int k = pack_factor(d.storage);
     return d.offset
-            + ((n / k) * d.strides[0] + c * d.strides[1] + h * d.strides[2]
-                      + w * d.strides[3])
-            * sys_elem_bytes(d)
-            + (n % k) * sys_scalar_bytes(d);
+           + ((n / k) * d.strides[0] + c * d.strides[1] + h * d.strides[2] + w * d.strides[3])
+                     * sys_elem_bytes(d)
+           + (n % k) * sys_scalar_bytes(d);
 }
 
 int64_t sys_required_bytes(const npu_sys_desc_t &d) {
     if (sys_is_zero_volume(d)) return 0;
     int64_t pd[4];
     sys_packed_dims(d, pd);
-    return sat_add(d.offset,
-            sat_mul(box_extent(4, pd, d.strides), sys_elem_bytes(d)));
+    return sat_add(d.offset, sat_mul(box_extent(4, pd, d.strides), sys_elem_bytes(d)));
 }
 
 std::string sys_desc_str(const npu_sys_desc_t &d) {
@@ -506,9 +484,8 @@ std::string sys_desc_str(const npu_sys_desc_t &d) {
             "npu_sys:%s:%s:+%lld:%lldx%lldx%lldx%lld:strides=%lld,%lld,%lld,"
             "%lld",
             storage_name(d.storage), dt_name(d.data_type), (long long)d.offset,
-            (long long)d.dims[0], (long long)d.dims[1], (long long)d.dims[2],
-            (long long)d.dims[3], (long long)d.strides[0],
-            (long long)d.strides[1], (long long)d.strides[2],
+            (long long)d.dims[0], (long long)d.dims[1], (long long)d.dims[2], (long long)d.dims[3],
+            (long long)d.strides[0], (long long)d.strides[1], (long long)d.strides[2],
             (long long)d.strides[3]);
     return buf;
 }

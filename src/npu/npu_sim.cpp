@@ -31,7 +31,7 @@ struct side_ptr_t {
         if (s->is_local) {
             const int64_t t = s->npu + c;
             return base + (size_t)(t % npu_num) * lane_bytes + s->addr
-                    + (t / npu_num) * s->stride[1] * eb;
+                   + (t / npu_num) * s->stride[1] * eb;
         }
         return base + s->addr + c * s->stride[1] * eb;
     }
@@ -47,12 +47,10 @@ bool ranges_intersect(int64_t alo, int64_t ahi, int64_t blo, int64_t bhi) {
 } // namespace
 
 npu_sim_t::npu_sim_t(const npu_config_t &cfg)
-    : cfg_(cfg)
-    , lane_bytes_((size_t)cfg.lmem_bytes)
-    , mem_((size_t)cfg.npu_num * (size_t)cfg.lmem_bytes, 0) {}
+        : cfg_(cfg), lane_bytes_((size_t)cfg.lmem_bytes),
+          mem_((size_t)cfg.npu_num * (size_t)cfg.lmem_bytes, 0) {}
 
-status_t npu_sim_t::create(
-        std::unique_ptr<npu_sim_t> &sim, const npu_config_t &cfg) {
+status_t npu_sim_t::create(std::unique_ptr<npu_sim_t> &sim, const npu_config_t &cfg) {
     RL_CHECK(validate_config(cfg));
     try {
         sim.reset(new npu_sim_t(cfg));
@@ -69,8 +67,7 @@ void npu_sim_t::fill(uint8_t byte) {
     std::memset(mem_.data(), byte, mem_.size());
 }
 
-status_t npu_sim_t::write_lane(
-        int npu, int64_t offset, const void *src, size_t n) {
+status_t npu_sim_t::write_lane(int npu, int64_t offset, const void *src, size_t n) {
     if (npu < 0 || npu >= cfg_.npu_num || offset < 0
             || (uint64_t)offset + n > (uint64_t)cfg_.lmem_bytes)
         return failf(status_t::invalid_arguments,
@@ -81,8 +78,7 @@ status_t npu_sim_t::write_lane(
     return status_t::success;
 }
 
-status_t npu_sim_t::read_lane(
-        int npu, int64_t offset, void *dst, size_t n) const {
+status_t npu_sim_t::read_lane(int npu, int64_t offset, void *dst, size_t n) const {
     if (npu < 0 || npu >= cfg_.npu_num || offset < 0
             || (uint64_t)offset + n > (uint64_t)cfg_.lmem_bytes)
         return failf(status_t::invalid_arguments,
@@ -93,8 +89,7 @@ status_t npu_sim_t::read_lane(
     return status_t::success;
 }
 
-status_t npu_sim_t::execute(
-        const dma_program_t &prog, const void *sys, size_t sys_bytes) {
+status_t npu_sim_t::execute(const dma_program_t &prog, const void *sys, size_t sys_bytes) {
     for (size_t i = 0; i < prog.cmds.size(); ++i) {
         const dma_dir_t d = prog.cmds[i].dir;
         if (d == dma_dir_t::l2s || d == dma_dir_t::s2s)
@@ -106,12 +101,10 @@ status_t npu_sim_t::execute(
     return execute(prog, const_cast<void *>(sys), sys_bytes);
 }
 
-status_t npu_sim_t::execute(
-        const dma_program_t &prog, void *sys, size_t sys_bytes) {
+status_t npu_sim_t::execute(const dma_program_t &prog, void *sys, size_t sys_bytes) {
     if (sys == nullptr && sys_bytes != 0)
         return failf(status_t::invalid_arguments,
-                "npu simulator: system buffer is NULL but sys_bytes is %zu",
-                sys_bytes);
+                "npu simulator: system buffer is NULL but sys_bytes is %zu", sys_bytes);
     // Everything is checked before the first byte moves.
     RL_CHECK(validate_program(cfg_, prog, (int64_t)sys_bytes));
     try {
@@ -127,15 +120,12 @@ status_t npu_sim_t::execute(
 }
 
 void npu_sim_t::run(const dma_cmd_t &c, uint8_t *sys) {
-    const int64_t N = c.shape[0], C = c.shape[1], H = c.shape[2],
-                  W = c.shape[3];
+    const int64_t N = c.shape[0], C = c.shape[1], H = c.shape[2], W = c.shape[3];
     if (N == 0 || C == 0 || H == 0 || W == 0) return;
     const int64_t eb = dma_fmt_bytes(c.fmt);
     const int X = cfg_.npu_num;
-    const side_ptr_t src {&c.src, c.src.is_local ? mem_.data() : sys,
-            lane_bytes_, X, eb};
-    const side_ptr_t dst {&c.dst, c.dst.is_local ? mem_.data() : sys,
-            lane_bytes_, X, eb};
+    const side_ptr_t src{ &c.src, c.src.is_local ? mem_.data() : sys, lane_bytes_, X, eb };
+    const side_ptr_t dst{ &c.dst, c.dst.is_local ? mem_.data() : sys, lane_bytes_, X, eb };
 
     // Source and destination in the same memory may share bytes.
     bool staged = false;
@@ -146,7 +136,7 @@ void npu_sim_t::run(const dma_cmd_t &c, uint8_t *sys) {
         staged = ranges_intersect(slo, shi, dlo, dhi);
     }
     // Destination elements that overlap each other: run serially.
-    int64_t cnt[4] = {N, C, H, W};
+    int64_t cnt[4] = { N, C, H, W };
     if (c.dst.is_local) cnt[1] = (c.dst.npu + C - 1) / X + 1;
     int64_t ast[4];
     for (int i = 0; i < 4; ++i)
@@ -155,9 +145,7 @@ void npu_sim_t::run(const dma_cmd_t &c, uint8_t *sys) {
 
     // Channels are grouped by the lane they live in (destination lane when
     // the destination is local, else source lane), one task per lane group.
-    const dma_side_t *part = c.dst.is_local
-            ? &c.dst
-            : (c.src.is_local ? &c.src : nullptr);
+    const dma_side_t *part = c.dst.is_local ? &c.dst : (c.src.is_local ? &c.src : nullptr);
     const int part_npu = part ? part->npu : 0;
     auto for_channels = [&](const auto &fn) {
         if (serial) {
@@ -165,10 +153,10 @@ void npu_sim_t::run(const dma_cmd_t &c, uint8_t *sys) {
                 fn(ch);
             return;
         }
-        const int groups = std::max(1,
-                std::min(X, 2 * tbb::this_task_arena::max_concurrency()));
+        const int groups = std::max(1, std::min(X, 2 * tbb::this_task_arena::max_concurrency()));
         const int grain = (X + groups - 1) / groups;
-        tbb::parallel_for(tbb::blocked_range<int>(0, X, grain),
+        tbb::parallel_for(
+                tbb::blocked_range<int>(0, X, grain),
                 [&](const tbb::blocked_range<int> &r) {
                     for (int lane = r.begin(); lane != r.end(); ++lane) {
                         int64_t ch = ((lane - part_npu) % X + X) % X;
@@ -188,13 +176,11 @@ void npu_sim_t::run(const dma_cmd_t &c, uint8_t *sys) {
             for (int64_t n = 0; n < N; ++n)
                 for (int64_t h = 0; h < H; ++h) {
                     if (rows) {
-                        std::memmove(d0 + dst.off(n, h, 0),
-                                s0 + src.off(n, h, 0), row_bytes);
+                        std::memmove(d0 + dst.off(n, h, 0), s0 + src.off(n, h, 0), row_bytes);
                         continue;
                     }
                     for (int64_t w = 0; w < W; ++w)
-                        std::memmove(d0 + dst.off(n, h, w),
-                                s0 + src.off(n, h, w), (size_t)eb);
+                        std::memmove(d0 + dst.off(n, h, w), s0 + src.off(n, h, w), (size_t)eb);
                 }
         });
         return;
@@ -209,16 +195,14 @@ void npu_sim_t::run(const dma_cmd_t &c, uint8_t *sys) {
         for (int64_t n = 0; n < N; ++n)
             for (int64_t h = 0; h < H; ++h)
                 for (int64_t w = 0; w < W; ++w)
-                    std::memcpy(tmp_at(ch, n, h) + w * eb,
-                            s0 + src.off(n, h, w), (size_t)eb);
+                    std::memcpy(tmp_at(ch, n, h) + w * eb, s0 + src.off(n, h, w), (size_t)eb);
     });
     for_channels([&](int64_t ch) {
         uint8_t *d0 = dst.channel(ch);
         for (int64_t n = 0; n < N; ++n)
             for (int64_t h = 0; h < H; ++h)
                 for (int64_t w = 0; w < W; ++w)
-                    std::memcpy(d0 + dst.off(n, h, w),
-                            tmp_at(ch, n, h) + w * eb, (size_t)eb);
+                    std::memcpy(d0 + dst.off(n, h, w), tmp_at(ch, n, h) + w * eb, (size_t)eb);
     });
 }
 

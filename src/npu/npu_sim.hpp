@@ -27,8 +27,7 @@ namespace npu {
 class npu_sim_t {
 public:
     // Validates cfg and allocates X * S zeroed bytes.
-    static status_t create(
-            std::unique_ptr<npu_sim_t> &sim, const npu_config_t &cfg);
+    static status_t create(std::unique_ptr<npu_sim_t> &sim, const npu_config_t &cfg);
 
     const npu_config_t &config() const { return cfg_; }
 
@@ -36,14 +35,11 @@ public:
     status_t execute(const dma_program_t &prog, void *sys, size_t sys_bytes);
     // The same with a read-only system buffer: a program that writes system
     // memory (L2S, S2S) is rejected.
-    status_t execute(
-            const dma_program_t &prog, const void *sys, size_t sys_bytes);
+    status_t execute(const dma_program_t &prog, const void *sys, size_t sys_bytes);
 
     // Direct access to the lanes (tests, debugging, host-side setup).
     uint8_t *lane(int npu) { return mem_.data() + (size_t)npu * lane_bytes_; }
-    const uint8_t *lane(int npu) const {
-        return mem_.data() + (size_t)npu * lane_bytes_;
-    }
+    const uint8_t *lane(int npu) const { return mem_.data() + (size_t)npu * lane_bytes_; }
     void fill(uint8_t byte);
     // Bounds-checked host copies into / out of one lane.
     status_t write_lane(int npu, int64_t offset, const void *src, size_t n);

@@ -14,8 +14,12 @@ namespace npu {
 
 constexpr int64_t k_int64_max = std::numeric_limits<int64_t>::max();
 
-inline int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
-inline int64_t round_up(int64_t a, int64_t b) { return div_up(a, b) * b; }
+inline int64_t div_up(int64_t a, int64_t b) {
+    return (a + b - 1) / b;
+}
+inline int64_t round_up(int64_t a, int64_t b) {
+    return div_up(a, b) * b;
+}
 
 // Saturating arithmetic on non-negative values: a result that does not fit
 // becomes k_int64_max, which every "fits in the lane" check then rejects.

@@ -9,7 +9,7 @@ namespace relayout {
 namespace impl {
 
 struct scales_t {
-    int mask = 0; // 0: one common value; bit d: one value per index of dim d
+    int mask = 0;              // 0: one common value; bit d: one value per index of dim d
     std::vector<float> values; // empty: not set (scale 1)
 
     bool is_set() const { return !values.empty(); }

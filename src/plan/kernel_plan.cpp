@@ -27,7 +27,7 @@ kloop_t to_kloop(const node_t &n) {
 }
 
 kloop_t unit_kloop() {
-    node_t n {1, 0, 0, -1, 1, 0, 0, 0, 0, -1};
+    node_t n{ 1, 0, 0, -1, 1, 0, 0, 0, 0, -1 };
     return to_kloop(n);
 }
 
@@ -47,7 +47,9 @@ std::string kloop2str(const plan_t &p, const kloop_t &l) {
     return s + "]";
 }
 
-dim_t round_down(dim_t a, dim_t b) { return a / b * b; }
+dim_t round_down(dim_t a, dim_t b) {
+    return a / b * b;
+}
 
 } // namespace
 
@@ -64,18 +66,19 @@ const char *strategy2str(kernel_strategy_t s) {
 std::string kernel_plan_t::dump(const plan_t &p) const {
     std::string s = strategy2str(strategy);
     for (int m = 0; m < nmicro; ++m)
-        s += std::string(" ") + (nmicro == 2 ? (m == 0 ? "A" : "B") : "V")
-                + kloop2str(p, micro[m]);
+        s += std::string(" ") + (nmicro == 2 ? (m == 0 ? "A" : "B") : "V") + kloop2str(p, micro[m]);
     s += " loops:";
-    for (const auto &l : loops) s += kloop2str(p, l);
+    for (const auto &l : loops)
+        s += kloop2str(p, l);
     s += " driver:";
-    for (const auto &l : driver) s += kloop2str(p, l);
+    for (const auto &l : driver)
+        s += kloop2str(p, l);
     if (serial) s += " serial";
     return s;
 }
 
-status_t kernel_plan_create(kernel_plan_t &kp, const plan_t &p,
-        const kernel_plan_params_t &params) {
+status_t kernel_plan_create(
+        kernel_plan_t &kp, const plan_t &p, const kernel_plan_params_t &params) {
     kp = kernel_plan_t();
     const auto &nodes = p.nodes;
     const int K = (int)nodes.size();
@@ -84,10 +87,10 @@ status_t kernel_plan_create(kernel_plan_t &kp, const plan_t &p,
     // their index must be constant or unit-stride there.
     auto lane_ok = [&](const node_t &n) {
         return (p.src_scale_mask < 0 || n.ss == 0 || n.ss == 1)
-                && (p.dst_scale_mask < 0 || n.ds == 0 || n.ds == 1);
+               && (p.dst_scale_mask < 0 || n.ds == 0 || n.ds == 1);
     };
 
-    int mi[2] = {-1, -1};
+    int mi[2] = { -1, -1 };
     int b1 = -1; // interleave: the folded inner B node
     if (K > 0) {
         const node_t &in = nodes[K - 1];
@@ -137,7 +140,7 @@ status_t kernel_plan_create(kernel_plan_t &kp, const plan_t &p,
     }
 
     // Micro blocks (cache blocking and threading granularity).
-    dim_t blk[2] = {1, 1};
+    dim_t blk[2] = { 1, 1 };
     const dim_t vlen = params.vlen;
     for (int m = 0; m < kp.nmicro; ++m) {
         if (mi[m] < 0) {
@@ -160,9 +163,7 @@ status_t kernel_plan_create(kernel_plan_t &kp, const plan_t &p,
         B.in_zs = in.zs;
     }
     switch (kp.strategy) {
-        case kernel_strategy_t::copy:
-            blk[0] = std::min(blk[0], params.copy_block);
-            break;
+        case kernel_strategy_t::copy: blk[0] = std::min(blk[0], params.copy_block); break;
         case kernel_strategy_t::transpose: {
             // B (dst rows) at least a line per row; A as long as the plane
             // allows (long src runs); a short A gives B the rest.
@@ -213,11 +214,12 @@ status_t kernel_plan_create(kernel_plan_t &kp, const plan_t &p,
     }
 
     dim_t work = 1;
-    for (int m = 0; m < kp.nmicro; ++m) work *= kp.micro[m].n * kp.micro[m].in_n;
+    for (int m = 0; m < kp.nmicro; ++m)
+        work *= kp.micro[m].n * kp.micro[m].in_n;
     dim_t rest_total = 1;
-    for (const auto &l : rest) rest_total *= l.n;
-    const size_t bytes = size_t(p.nelems())
-            * (data_type_size(p.sdt) + data_type_size(p.ddt));
+    for (const auto &l : rest)
+        rest_total *= l.n;
+    const size_t bytes = size_t(p.nelems()) * (data_type_size(p.sdt) + data_type_size(p.ddt));
     kp.serial = bytes < params.serial_bytes;
 
     // Bake the innermost remaining loops while a call stays small and the

@@ -30,9 +30,9 @@ namespace relayout {
 namespace impl {
 
 enum class kernel_strategy_t {
-    copy, // one micro node with unit stride on both sides
-    transpose, // A: unit src stride, B: unit dst stride; register tiles
-    scalar, // one micro node, any strides, one element at a time (gather)
+    copy,       // one micro node with unit stride on both sides
+    transpose,  // A: unit src stride, B: unit dst stride; register tiles
+    scalar,     // one micro node, any strides, one element at a time (gather)
     interleave, // a transpose whose B is two dst-contiguous nodes folded into
     // the lanes (VNNI-style 4i16o / 2i packings: 4 i x 4 o in 16 lanes)
 };
@@ -41,28 +41,28 @@ const char *strategy2str(kernel_strategy_t s);
 
 // A loop of the kernel plan (micro, baked or driver).
 struct kloop_t {
-    dim_t n; // trip count (micro: the block, the largest extent of a call)
+    dim_t n;      // trip count (micro: the block, the largest extent of a call)
     dim_t is, os; // strides, elements
     dim_t ss, ds; // scale index strides
     dim_t cs, zs; // compensation index strides (s8s8, zero point)
-    int dim; // logical dim (-1 if folded)
-    dim_t mult; // logical step per iteration
-    int tab; // driver only: offset table of the plan, -1 if strided
+    int dim;      // logical dim (-1 if folded)
+    dim_t mult;   // logical step per iteration
+    int tab;      // driver only: offset table of the plan, -1 if strided
     int split_of; // driver only: outer part of micro node k (-1 if not)
-    dim_t total; // split_of >= 0: full extent of that micro node
+    dim_t total;  // split_of >= 0: full extent of that micro node
     // Interleave B: a folded inner level (in_n positions, fastest) under
     // this node; in_n = 1 when none. Lanes = in_n * n.
     dim_t in_n, in_is, in_os, in_ss, in_ds, in_cs, in_zs;
 };
 
 struct kernel_plan_params_t {
-    int vlen = 16; // f32 lanes of a vector (16: AVX-512, 8: AVX2)
-    dim_t copy_block = 16384; // largest micro extent of the copy strategy
-    dim_t tile_plane = 32768; // elements of a transpose micro tile (target)
-    dim_t tile_b = 16; // largest B (dst-contiguous) extent of a transpose tile
-    dim_t bake_limit = 32768; // elements of a kernel call (target)
-    int max_loops = 3; // baked loops
-    dim_t min_driver = 16; // iterations the driver keeps for threading
+    int vlen = 16;                   // f32 lanes of a vector (16: AVX-512, 8: AVX2)
+    dim_t copy_block = 16384;        // largest micro extent of the copy strategy
+    dim_t tile_plane = 32768;        // elements of a transpose micro tile (target)
+    dim_t tile_b = 16;               // largest B (dst-contiguous) extent of a transpose tile
+    dim_t bake_limit = 32768;        // elements of a kernel call (target)
+    int max_loops = 3;               // baked loops
+    dim_t min_driver = 16;           // iterations the driver keeps for threading
     size_t serial_bytes = 96 * 1024; // below: run on the calling thread
 };
 
@@ -70,10 +70,10 @@ struct kernel_plan_t {
     kernel_strategy_t strategy;
     int nmicro; // 1 (copy, scalar) or 2 (transpose, interleave: [0] = A, [1] = B)
     kloop_t micro[2];
-    std::vector<kloop_t> loops; // baked, outermost first
+    std::vector<kloop_t> loops;  // baked, outermost first
     std::vector<kloop_t> driver; // outermost first
-    dim_t driver_total; // product of the driver trip counts
-    bool serial; // small enough for the calling thread
+    dim_t driver_total;          // product of the driver trip counts
+    bool serial;                 // small enough for the calling thread
 
     // "transpose A[256 1 16 d2] B[16 3136 1 d1 pad] loops:[..] driver:[..]"
     std::string dump(const plan_t &p) const;
@@ -82,8 +82,7 @@ struct kernel_plan_t {
 // Builds the kernel plan of `p` (non zero-volume). Fails (unimplemented,
 // with the reason) for what the kernels cannot express, e.g. strides that
 // do not fit a 32-bit displacement.
-status_t kernel_plan_create(kernel_plan_t &kp, const plan_t &p,
-        const kernel_plan_params_t &params);
+status_t kernel_plan_create(kernel_plan_t &kp, const plan_t &p, const kernel_plan_params_t &params);
 
 } // namespace impl
 } // namespace relayout

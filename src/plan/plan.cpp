@@ -25,12 +25,12 @@ std::vector<level_t> dim_levels(const memory_desc_t &md, int d) {
     dim_t cut = 1, inner_stride = 1;
     for (int i = bd.inner_nblks - 1; i >= 0; --i) {
         if (bd.inner_idxs[i] == d) {
-            lv.push_back({cut, inner_stride});
+            lv.push_back({ cut, inner_stride });
             cut *= bd.inner_blks[i];
         }
         inner_stride *= bd.inner_blks[i];
     }
-    lv.push_back({cut, bd.strides[d]});
+    lv.push_back({ cut, bd.strides[d] });
     return lv;
 }
 
@@ -75,16 +75,15 @@ status_t check_scales(const scales_t &sc, const memory_desc_t &md, const char *w
     if (!sc.is_set()) return status_t::success;
     if (sc.mask < 0 || sc.mask >= (1 << md.ndims))
         return failf(status_t::invalid_arguments,
-                "%s scales: mask %d names dims beyond the %d dims of the tensor",
-                which, sc.mask, md.ndims);
+                "%s scales: mask %d names dims beyond the %d dims of the tensor", which, sc.mask,
+                md.ndims);
     dim_t count = 1;
     for (int d = 0; d < md.ndims; ++d)
         if (sc.mask & (1 << d)) count *= md.dims[d];
     if ((dim_t)sc.values.size() != count)
         return failf(status_t::invalid_arguments,
-                "%s scales: mask %d needs %lld values for dims %s but %zu were given",
-                which, sc.mask, (long long)count, dims2str(md.dims, md.ndims).c_str(),
-                sc.values.size());
+                "%s scales: mask %d needs %lld values for dims %s but %zu were given", which,
+                sc.mask, (long long)count, dims2str(md.dims, md.ndims).c_str(), sc.values.size());
     for (size_t i = 0; i < sc.values.size(); ++i)
         if (!std::isfinite(sc.values[i]) || (which[0] == 'd' && sc.values[i] == 0.f))
             return failf(status_t::invalid_arguments,
@@ -98,7 +97,8 @@ status_t check_scales(const scales_t &sc, const memory_desc_t &md, const char *w
 dim_t plan_t::nelems() const {
     if (zero_volume) return 0;
     dim_t n = 1;
-    for (const auto &nd : nodes) n *= nd.n;
+    for (const auto &nd : nodes)
+        n *= nd.n;
     return n;
 }
 
@@ -132,8 +132,8 @@ std::string plan_t::dump() const {
 }
 
 void plan_drop_trivial(std::vector<node_t> &nodes) {
-    nodes.erase(std::remove_if(nodes.begin(), nodes.end(),
-                        [](const node_t &n) { return n.n == 1; }),
+    nodes.erase(
+            std::remove_if(nodes.begin(), nodes.end(), [](const node_t &n) { return n.n == 1; }),
             nodes.end());
 }
 
@@ -158,7 +158,7 @@ void plan_fold(std::vector<node_t> &nodes, const bool *check) {
         const bool strided = o.tab < 0 && i.tab < 0;
         const bool mem = o.is == i.n * i.is && o.os == i.n * i.os;
         const bool idx = o.ss == i.n * i.ss && o.ds == i.n * i.ds && o.cs == i.n * i.cs
-                && o.zs == i.n * i.zs;
+                         && o.zs == i.n * i.zs;
         bool logical;
         if (o.dim >= 0 && o.dim == i.dim)
             logical = o.mult == i.n * i.mult;
@@ -176,8 +176,8 @@ void plan_fold(std::vector<node_t> &nodes, const bool *check) {
     nodes.swap(out);
 }
 
-status_t plan_create(plan_t &p, const memory_desc_t &src, const memory_desc_t &dst,
-        const attr_t &attr) {
+status_t plan_create(
+        plan_t &p, const memory_desc_t &src, const memory_desc_t &dst, const attr_t &attr) {
     if (src.ndims == 0) return fail(status_t::invalid_arguments, "src: zero memory descriptor");
     if (dst.ndims == 0) return fail(status_t::invalid_arguments, "dst: zero memory descriptor");
     if (src.format_kind != relayout_blocked)
@@ -187,13 +187,12 @@ status_t plan_create(plan_t &p, const memory_desc_t &src, const memory_desc_t &d
         return fail(status_t::invalid_arguments, "dst: the layout must be blocked");
     if (src.ndims != dst.ndims)
         return failf(status_t::invalid_arguments,
-                "src has %d dims but dst has %d; a reorder keeps the dims", src.ndims,
-                dst.ndims);
+                "src has %d dims but dst has %d; a reorder keeps the dims", src.ndims, dst.ndims);
     for (int d = 0; d < src.ndims; ++d)
         if (src.dims[d] != dst.dims[d])
-            return fail(status_t::invalid_arguments,
-                    "src dims " + dims2str(src.dims, src.ndims) + " differ from dst dims "
-                            + dims2str(dst.dims, dst.ndims));
+            return fail(status_t::invalid_arguments, "src dims " + dims2str(src.dims, src.ndims)
+                                                             + " differ from dst dims "
+                                                             + dims2str(dst.dims, dst.ndims));
     for (int d = 0; d < src.ndims; ++d)
         if (src.padded_offsets[d] || dst.padded_offsets[d])
             return fail(status_t::unimplemented, "non-zero padded_offsets are not supported");
@@ -218,17 +217,15 @@ status_t plan_create(plan_t &p, const memory_desc_t &src, const memory_desc_t &d
     p.src_zp = attr.src_zp;
     p.dst_zp = attr.dst_zp;
     p.beta = attr.beta;
-    p.scale_adjust = (dst.extra.flags & relayout_extra_flag_scale_adjust)
-            ? dst.extra.scale_adjust
-            : 1.f;
+    p.scale_adjust =
+            (dst.extra.flags & relayout_extra_flag_scale_adjust) ? dst.extra.scale_adjust : 1.f;
     p.s8s8_comp = dst.extra.flags & relayout_extra_flag_compensation_conv_s8s8;
     p.zp_comp = dst.extra.flags & relayout_extra_flag_compensation_conv_asymmetric_src;
     p.comp_offset_bytes = md_compensation_offset(dst);
     p.s8s8_count = p.s8s8_comp ? md_compensation_count(dst, dst.extra.compensation_mask) : 0;
     p.zp_count = p.zp_comp ? md_compensation_count(dst, dst.extra.asymm_compensation_mask) : 0;
-    p.bit_copy = p.sdt == p.ddt && attr.src_scales.is_identity()
-            && attr.dst_scales.is_identity() && p.src_zp == 0 && p.dst_zp == 0
-            && p.beta == 0.f && p.scale_adjust == 1.f;
+    p.bit_copy = p.sdt == p.ddt && attr.src_scales.is_identity() && attr.dst_scales.is_identity()
+                 && p.src_zp == 0 && p.dst_zp == 0 && p.beta == 0.f && p.scale_adjust == 1.f;
     // The dst must not write one address twice.
     {
         dim_t blocks[max_ndims];
@@ -246,16 +243,17 @@ status_t plan_create(plan_t &p, const memory_desc_t &src, const memory_desc_t &d
     mask_strides(p.src_scale_mask > 0 ? p.src_scale_mask : 0, ndims, src.dims, sstr);
     mask_strides(p.dst_scale_mask > 0 ? p.dst_scale_mask : 0, ndims, dst.dims, dstr);
     mask_strides(p.s8s8_comp ? dst.extra.compensation_mask : 0, ndims, dst.padded_dims, cstr);
-    mask_strides(p.zp_comp ? dst.extra.asymm_compensation_mask : 0, ndims, dst.padded_dims,
-            zstr);
+    mask_strides(p.zp_comp ? dst.extra.asymm_compensation_mask : 0, ndims, dst.padded_dims, zstr);
 
     std::vector<node_t> nodes;
     for (int d = 0; d < ndims; ++d) {
         const auto sl = dim_levels(src, d);
         const auto dl = dim_levels(dst, d);
         std::set<dim_t> cuts;
-        for (const auto &l : sl) cuts.insert(l.cut);
-        for (const auto &l : dl) cuts.insert(l.cut);
+        for (const auto &l : sl)
+            cuts.insert(l.cut);
+        for (const auto &l : dl)
+            cuts.insert(l.cut);
         bool chain = true;
         dim_t prev = 1;
         for (dim_t c : cuts) {

@@ -27,15 +27,15 @@ struct attr_t;
 
 // One loop of the nest.
 struct node_t {
-    dim_t n; // trip count
-    dim_t is; // src stride, elements
-    dim_t os; // dst stride, elements
-    int dim; // logical dim this loop walks, -1 once folded across dims
+    dim_t n;    // trip count
+    dim_t is;   // src stride, elements
+    dim_t os;   // dst stride, elements
+    int dim;    // logical dim this loop walks, -1 once folded across dims
     dim_t mult; // logical index step of `dim` per iteration
-    dim_t ss; // src scale index stride (per-dim scales), 0 if common
-    dim_t ds; // dst scale index stride
-    dim_t cs; // s8s8 compensation index stride
-    dim_t zs; // zero-point compensation index stride
+    dim_t ss;   // src scale index stride (per-dim scales), 0 if common
+    dim_t ds;   // dst scale index stride
+    dim_t cs;   // s8s8 compensation index stride
+    dim_t zs;   // zero-point compensation index stride
     // Irregular dims (blockings that do not nest, e.g. 48 vs 64) keep
     // explicit offsets: itab[i], otab[i] replace i*is, i*os (-1: absent).
     int tab; // index into plan_t::tabs, -1 if strided
@@ -50,10 +50,10 @@ struct plan_t {
     data_type_t sdt = relayout_data_type_undef, ddt = relayout_data_type_undef;
     dim_t src_off0 = 0, dst_off0 = 0; // offset0 of both sides, elements
     int ndims = 0;
-    dims_t dims = {}; // logical dims
-    dims_t dst_padded = {}; // dst padded dims: positions in [dims, dst_padded) -> 0
+    dims_t dims = {};           // logical dims
+    dims_t dst_padded = {};     // dst padded dims: positions in [dims, dst_padded) -> 0
     bool check[max_ndims] = {}; // dims whose iteration extent exceeds dims
-    std::vector<node_t> nodes; // outermost first
+    std::vector<node_t> nodes;  // outermost first
     std::vector<offset_table_t> tabs;
     bool zero_volume = false;
 
@@ -61,12 +61,12 @@ struct plan_t {
     bool bit_copy = false; // sdt == ddt and no value changes: copy the bits
     int src_scale_mask = -1, dst_scale_mask = -1;
     int32_t src_zp = 0, dst_zp = 0;
-    float beta = 0.f; // 0: no sum post-op
+    float beta = 0.f;         // 0: no sum post-op
     float scale_adjust = 1.f; // 1: none
     bool s8s8_comp = false, zp_comp = false;
     size_t comp_offset_bytes = 0; // start of the compensation buffers in dst
-    dim_t s8s8_count = 0; // entries of the s8s8 buffer (zp buffer follows)
-    dim_t zp_count = 0; // entries of the zero-point compensation buffer
+    dim_t s8s8_count = 0;         // entries of the s8s8 buffer (zp buffer follows)
+    dim_t zp_count = 0;           // entries of the zero-point compensation buffer
 
     dim_t nelems() const; // product of the trip counts
     // One line: "f32>s8 off:0>0 [2 255 480 d0] [16 15 1 d1 pad] ..."
@@ -75,8 +75,8 @@ struct plan_t {
 
 // Builds the plan of a reorder between two blocked descriptors with the
 // given attributes; validates everything a reorder needs.
-status_t plan_create(plan_t &plan, const memory_desc_t &src,
-        const memory_desc_t &dst, const attr_t &attr);
+status_t plan_create(
+        plan_t &plan, const memory_desc_t &src, const memory_desc_t &dst, const attr_t &attr);
 
 // Pure steps, exposed for tests.
 void plan_drop_trivial(std::vector<node_t> &nodes);

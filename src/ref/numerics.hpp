@@ -66,15 +66,9 @@ inline void store_f32(void *base, int64_t off, float v) {
         case relayout_f32: *p = static_cast<T>(v); break;
         case relayout_bf16: *p = static_cast<T>(f32_to_bf16(v)); break;
         case relayout_f16: *p = static_cast<T>(f32_to_f16(v)); break;
-        case relayout_s32:
-            *p = static_cast<T>(saturate_round<relayout_s32>(v));
-            break;
-        case relayout_s16:
-            *p = static_cast<T>(saturate_round<relayout_s16>(v));
-            break;
-        case relayout_u16:
-            *p = static_cast<T>(saturate_round<relayout_u16>(v));
-            break;
+        case relayout_s32: *p = static_cast<T>(saturate_round<relayout_s32>(v)); break;
+        case relayout_s16: *p = static_cast<T>(saturate_round<relayout_s16>(v)); break;
+        case relayout_u16: *p = static_cast<T>(saturate_round<relayout_u16>(v)); break;
         case relayout_s8: *p = static_cast<T>(saturate_round<relayout_s8>(v)); break;
         case relayout_u8: *p = static_cast<T>(saturate_round<relayout_u8>(v)); break;
         default: break;

@@ -32,7 +32,8 @@ void outer_state(const plan_t &p, const dim_t *ctr, walker_state_t &st) {
     st.soff = p.src_off0;
     st.doff = p.dst_off0;
     st.si = st.di = st.ci = st.zi = 0;
-    for (int d = 0; d < max_ndims; ++d) st.pos[d] = 0;
+    for (int d = 0; d < max_ndims; ++d)
+        st.pos[d] = 0;
     const int K = (int)p.nodes.size();
     for (int k = 0; k + 1 < K; ++k) {
         const node_t &nd = p.nodes[k];
@@ -48,8 +49,8 @@ void outer_state(const plan_t &p, const dim_t *ctr, walker_state_t &st) {
 }
 
 template <data_type_t sdt, data_type_t ddt>
-void run_chunk(const plan_t &p, const exec_ctx_t &c, dim_t start, dim_t end,
-        int64_t *s8s8_acc, int64_t *zp_acc) {
+void run_chunk(const plan_t &p, const exec_ctx_t &c, dim_t start, dim_t end, int64_t *s8s8_acc,
+        int64_t *zp_acc) {
     const int K = (int)p.nodes.size();
     int checked[max_ndims], nchecked = 0;
     for (int d = 0; d < p.ndims; ++d)
@@ -73,7 +74,7 @@ void run_chunk(const plan_t &p, const exec_ctx_t &c, dim_t start, dim_t end,
             idx /= p.nodes[k].n;
         }
     }
-    const node_t inner = K > 0 ? p.nodes[K - 1] : node_t {1, 0, 0, -1, 1, 0, 0, 0, 0, -1};
+    const node_t inner = K > 0 ? p.nodes[K - 1] : node_t{ 1, 0, 0, -1, 1, 0, 0, 0, 0, -1 };
 
     dim_t done = start;
     walker_state_t st;
@@ -105,10 +106,8 @@ void run_chunk(const plan_t &p, const exec_ctx_t &c, dim_t start, dim_t end,
                 std::memcpy(static_cast<char *>(c.dst) + doff * ssz,
                         static_cast<const char *>(c.src) + soff * ssz, ssz);
             } else {
-                if (p.src_scale_mask >= 0)
-                    q.src_scale = c.src_scales[st.si + i * inner.ss];
-                if (p.dst_scale_mask >= 0)
-                    q.dst_scale = c.dst_scales[st.di + i * inner.ds];
+                if (p.src_scale_mask >= 0) q.src_scale = c.src_scales[st.si + i * inner.ss];
+                if (p.dst_scale_mask >= 0) q.dst_scale = c.dst_scales[st.di + i * inner.ds];
                 const float s = load_f32<sdt>(c.src, soff);
                 const float old = p.beta != 0.f ? load_f32<ddt>(c.dst, doff) : 0.f;
                 store_f32<ddt>(c.dst, doff, compute_value(q, s, old));
@@ -130,8 +129,7 @@ void run_chunk(const plan_t &p, const exec_ctx_t &c, dim_t start, dim_t end,
     }
 }
 
-using chunk_fn_t = void (*)(const plan_t &, const exec_ctx_t &, dim_t, dim_t, int64_t *,
-        int64_t *);
+using chunk_fn_t = void (*)(const plan_t &, const exec_ctx_t &, dim_t, dim_t, int64_t *, int64_t *);
 
 template <data_type_t sdt>
 chunk_fn_t pick_ddt(data_type_t ddt) {
@@ -187,11 +185,12 @@ status_t ref_reorder_execute(const plan_t &p, const exec_ctx_t &ctx) {
     });
     if (comp) {
         // Integer sums: the result does not depend on the split.
-        int32_t *out = reinterpret_cast<int32_t *>(
-                static_cast<char *>(ctx.dst) + p.comp_offset_bytes);
+        int32_t *out =
+                reinterpret_cast<int32_t *>(static_cast<char *>(ctx.dst) + p.comp_offset_bytes);
         for (dim_t m = 0; m < ns + nz; ++m) {
             int64_t s = 0;
-            for (int t = 0; t < nthr; ++t) s += acc[size_t(t) * (ns + nz) + m];
+            for (int t = 0; t < nthr; ++t)
+                s += acc[size_t(t) * (ns + nz) + m];
             out[m] = static_cast<int32_t>(m < ns ? -128 * s : -s);
         }
     }
@@ -204,7 +203,8 @@ status_t zero_pad(const memory_desc_t &md, void *handle) {
         return status_t::success;
     const size_t esz = data_type_size(md.data_type);
     dim_t total = 1;
-    for (int d = 0; d < md.ndims; ++d) total *= md.padded_dims[d];
+    for (int d = 0; d < md.ndims; ++d)
+        total *= md.padded_dims[d];
     const int nthr = total * esz < serial_threshold_bytes ? 1 : max_threads();
     parallel(nthr, [&](int ithr, int nt) {
         dim_t start, end;
@@ -219,8 +219,7 @@ status_t zero_pad(const memory_desc_t &md, void *handle) {
             bool pad = false;
             for (int d = 0; d < md.ndims; ++d)
                 if (pos[d] >= md.dims[d]) pad = true;
-            if (pad)
-                std::memset(static_cast<char *>(handle) + md_off_l(md, pos) * esz, 0, esz);
+            if (pad) std::memset(static_cast<char *>(handle) + md_off_l(md, pos) * esz, 0, esz);
             for (int d = md.ndims - 1; d >= 0; --d) {
                 if (++pos[d] < md.padded_dims[d]) break;
                 pos[d] = 0;

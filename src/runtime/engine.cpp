@@ -33,8 +33,8 @@ status_t engine_get_count(relayout_engine_kind_t kind, size_t &count) {
             return status_t::success;
 #endif
         default:
-            return failf(status_t::invalid_arguments, "engine kind %d is not a valid kind",
-                    (int)kind);
+            return failf(
+                    status_t::invalid_arguments, "engine kind %d is not a valid kind", (int)kind);
     }
 }
 
@@ -61,8 +61,8 @@ status_t engine_create(relayout_engine *&engine, relayout_engine_kind_t kind, si
                     "the npu engine is not available: relayout was built without it");
 #endif
         default:
-            return failf(status_t::invalid_arguments, "engine kind %d is not a valid kind",
-                    (int)kind);
+            return failf(
+                    status_t::invalid_arguments, "engine kind %d is not a valid kind", (int)kind);
     }
 }
 

@@ -35,7 +35,7 @@ status_t ref_create(const relayout_primitive_desc &pd, std::shared_ptr<const ker
     return status_t::success;
 }
 
-const reorder_impl_t ref_impl = {"ref:any", ref_init, ref_create};
+const reorder_impl_t ref_impl = { "ref:any", ref_init, ref_create };
 
 // ---- x86-64 JIT (jit/x64/) ------------------------------------------------
 
@@ -55,7 +55,7 @@ status_t jit_init(relayout_primitive_desc &pd) {
     std::string name, kplan;
     const bool verbose = verbose_level() > 0;
     RL_CHECK(x64::jit_reorder_accept(pd.plan, isa, name, verbose ? &kplan : nullptr));
-    pd.impl_name = name; // jit:<isa>:<strategy>; part of the cache key
+    pd.impl_name = name;                       // jit:<isa>:<strategy>; part of the cache key
     if (verbose) pd.plan_str += " | " + kplan; // the kernel/driver split
     return status_t::success;
 }
@@ -68,11 +68,10 @@ status_t jit_create(const relayout_primitive_desc &pd, std::shared_ptr<const ker
     return status_t::success;
 }
 
-const reorder_impl_t jit_avx512_impl
-        = {"jit:avx512_core", jit_init<x64::cpu_isa_t::avx512_core>,
-                jit_create<x64::cpu_isa_t::avx512_core>};
-const reorder_impl_t jit_avx2_impl = {"jit:avx2", jit_init<x64::cpu_isa_t::avx2>,
-        jit_create<x64::cpu_isa_t::avx2>};
+const reorder_impl_t jit_avx512_impl = { "jit:avx512_core", jit_init<x64::cpu_isa_t::avx512_core>,
+    jit_create<x64::cpu_isa_t::avx512_core> };
+const reorder_impl_t jit_avx2_impl = { "jit:avx2", jit_init<x64::cpu_isa_t::avx2>,
+    jit_create<x64::cpu_isa_t::avx2> };
 
 // Engines may add implementations at run time (not at static
 // initialisation: relayout_static is an archive and would drop them).
@@ -93,7 +92,7 @@ std::mutex &registry_mutex() {
 
 void register_reorder_impl(const reorder_impl_t *impl, int priority) {
     std::lock_guard<std::mutex> lock(registry_mutex());
-    registry().push_back({impl, priority});
+    registry().push_back({ impl, priority });
 }
 
 const std::vector<const reorder_impl_t *> &reorder_impl_list() {
@@ -109,9 +108,9 @@ const std::vector<const reorder_impl_t *> &reorder_impl_list() {
         };
         std::vector<const reorder_impl_t *> l;
         for (x64::cpu_isa_t isa : manifest) {
-            const reorder_impl_t *impl = isa == x64::cpu_isa_t::avx512_core
-                    ? &jit_avx512_impl
-                    : isa == x64::cpu_isa_t::avx2 ? &jit_avx2_impl : nullptr;
+            const reorder_impl_t *impl = isa == x64::cpu_isa_t::avx512_core ? &jit_avx512_impl
+                                         : isa == x64::cpu_isa_t::avx2      ? &jit_avx2_impl
+                                                                            : nullptr;
             if (impl && std::find(l.begin(), l.end(), impl) == l.end()) l.push_back(impl);
         }
         l.push_back(&ref_impl);
@@ -124,7 +123,8 @@ const std::vector<const reorder_impl_t *> &reorder_impl_list() {
     std::stable_sort(r.begin(), r.end(),
             [](const entry_t &a, const entry_t &b) { return a.priority < b.priority; });
     merged.clear();
-    for (const auto &e : r) merged.push_back(e.impl);
+    for (const auto &e : r)
+        merged.push_back(e.impl);
     merged.insert(merged.end(), fixed.begin(), fixed.end());
     return merged;
 }

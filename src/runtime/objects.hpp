@@ -33,8 +33,8 @@ struct relayout_engine {
     // A memory of this engine over `handle` (a user object, or
     // RELAYOUT_MEMORY_ALLOCATE, or RELAYOUT_MEMORY_NONE).
     virtual relayout::impl::status_t init_memory(relayout_memory &m, void *handle) {
-        return relayout::impl::fail(relayout::impl::status_t::unimplemented,
-                "memory: this engine cannot hold memory");
+        return relayout::impl::fail(
+                relayout::impl::status_t::unimplemented, "memory: this engine cannot hold memory");
     }
     virtual relayout::impl::status_t set_memory_handle(relayout_memory &m, void *handle) {
         return relayout::impl::fail(relayout::impl::status_t::unimplemented,
@@ -60,8 +60,8 @@ struct relayout_stream {
 struct relayout_memory {
     relayout::impl::memory_desc_t md;
     relayout_engine *engine;
-    void *handle = nullptr; // the data (CPU: a pointer)
-    void *owned = nullptr; // library allocation, freed with the object
+    void *handle = nullptr;      // the data (CPU: a pointer)
+    void *owned = nullptr;       // library allocation, freed with the object
     void *engine_data = nullptr; // non-cpu engines: their device object
     ~relayout_memory();
 };

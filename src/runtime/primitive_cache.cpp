@@ -25,8 +25,7 @@ public:
     }
 
     status_t get_or_create(const std::string &key,
-            const std::function<status_t(kernel_ptr_t &)> &create, kernel_ptr_t &out,
-            bool &hit) {
+            const std::function<status_t(kernel_ptr_t &)> &create, kernel_ptr_t &out, bool &hit) {
         std::shared_future<result_t> fut;
         std::promise<result_t> promise;
         bool builder = false;
@@ -43,7 +42,7 @@ public:
                     builder = true;
                     fut = promise.get_future().share();
                     lru_.push_front(key);
-                    map_[key] = {fut, lru_.begin()};
+                    map_[key] = { fut, lru_.begin() };
                     evict();
                 }
             }
@@ -114,21 +113,24 @@ lru_cache_t &cache() {
 
 } // namespace
 
-int cache_capacity() { return cache().capacity(); }
+int cache_capacity() {
+    return cache().capacity();
+}
 
 status_t set_cache_capacity(int capacity) {
     if (capacity < 0)
-        return failf(status_t::invalid_arguments,
-                "cache capacity is %d; it must not be negative", capacity);
+        return failf(status_t::invalid_arguments, "cache capacity is %d; it must not be negative",
+                capacity);
     cache().set_capacity(capacity);
     return status_t::success;
 }
 
-int cache_size() { return cache().size(); }
+int cache_size() {
+    return cache().size();
+}
 
 status_t cache_get_or_create(const std::string &key,
-        const std::function<status_t(kernel_ptr_t &)> &create, kernel_ptr_t &out,
-        bool &hit) {
+        const std::function<status_t(kernel_ptr_t &)> &create, kernel_ptr_t &out, bool &hit) {
     return cache().get_or_create(key, create, out, hit);
 }
 

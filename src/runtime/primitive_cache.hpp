@@ -23,8 +23,7 @@ int cache_size();
 // `hit` to whether it was found (a thread that waited for another's build
 // counts as a hit).
 status_t cache_get_or_create(const std::string &key,
-        const std::function<status_t(kernel_ptr_t &)> &create, kernel_ptr_t &out,
-        bool &hit);
+        const std::function<status_t(kernel_ptr_t &)> &create, kernel_ptr_t &out, bool &hit);
 
 } // namespace impl
 } // namespace relayout

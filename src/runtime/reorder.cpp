@@ -16,8 +16,8 @@ namespace {
 
 std::string scales2str(const scales_t &s) {
     if (!s.is_set()) return "";
-    std::string r = s.mask == 0 ? "common:" + std::to_string(s.values[0])
-                                : "mask" + std::to_string(s.mask);
+    std::string r =
+            s.mask == 0 ? "common:" + std::to_string(s.values[0]) : "mask" + std::to_string(s.mask);
     return r;
 }
 
@@ -25,16 +25,16 @@ std::string scales2str(const scales_t &s) {
 // structure (scale values are passed at execution).
 std::string md_key(const memory_desc_t &md) {
     std::string k = std::to_string(md.ndims) + ":" + std::to_string((int)md.data_type) + ":"
-            + std::to_string((int)md.format_kind) + ":" + std::to_string(md.offset0);
+                    + std::to_string((int)md.format_kind) + ":" + std::to_string(md.offset0);
     for (int d = 0; d < md.ndims; ++d)
         k += "," + std::to_string(md.dims[d]) + "/" + std::to_string(md.padded_dims[d]) + "/"
-                + std::to_string(md.blocking.strides[d]);
+             + std::to_string(md.blocking.strides[d]);
     for (int i = 0; i < md.blocking.inner_nblks; ++i)
         k += ";" + std::to_string(md.blocking.inner_blks[i]) + "@"
-                + std::to_string(md.blocking.inner_idxs[i]);
+             + std::to_string(md.blocking.inner_idxs[i]);
     k += "|" + std::to_string(md.extra.flags) + "," + std::to_string(md.extra.compensation_mask)
-            + "," + std::to_string(md.extra.asymm_compensation_mask) + ","
-            + std::to_string(md.extra.scale_adjust);
+         + "," + std::to_string(md.extra.asymm_compensation_mask) + ","
+         + std::to_string(md.extra.scale_adjust);
     // Device kinds: the layout (address, engine config, ...) is the payload.
     if (md.format_kind == relayout_format_kind_image2d
             || md.format_kind == relayout_format_kind_npu_local) {
@@ -50,9 +50,9 @@ std::string md_key(const memory_desc_t &md) {
 
 std::string attr_key(const attr_t &a) {
     return std::to_string(a.src_scales.is_set() ? a.src_scales.mask : -1) + ","
-            + std::to_string(a.dst_scales.is_set() ? a.dst_scales.mask : -1) + ","
-            + std::to_string(a.src_zp) + "," + std::to_string(a.dst_zp) + ","
-            + std::to_string(a.beta);
+           + std::to_string(a.dst_scales.is_set() ? a.dst_scales.mask : -1) + ","
+           + std::to_string(a.src_zp) + "," + std::to_string(a.dst_zp) + ","
+           + std::to_string(a.beta);
 }
 
 } // namespace
@@ -72,8 +72,8 @@ std::string attr2str(const attr_t &a) {
     return s;
 }
 
-status_t preferred_tag(const relayout_engine *engine, int ndims, const dim_t *dims,
-        data_type_t dt, std::string &tag) {
+status_t preferred_tag(const relayout_engine *engine, int ndims, const dim_t *dims, data_type_t dt,
+        std::string &tag) {
     if (!engine) return fail(status_t::invalid_arguments, "preferred layout: engine is NULL");
     if (engine->kind == relayout_npu)
         return fail(status_t::invalid_arguments,
@@ -115,15 +115,15 @@ status_t reorder_pd_create(relayout_primitive_desc &pd, const memory_desc_t &src
     if (dst.format_kind == relayout_format_kind_any && src.ndims == dst.ndims)
         RL_CHECK(resolve_any(pd.dst_md, dst_engine));
     // The cpu planner plans blocked pairs; device kinds plan in their impl.
-    const bool blocked_pair = pd.src_md.format_kind == relayout_blocked
-            && pd.dst_md.format_kind == relayout_blocked;
+    const bool blocked_pair =
+            pd.src_md.format_kind == relayout_blocked && pd.dst_md.format_kind == relayout_blocked;
     if (blocked_pair) RL_CHECK(plan_create(pd.plan, pd.src_md, pd.dst_md, attr));
     if (blocked_pair) pd.plan_str = pd.plan.dump();
     pd.attr_str = attr2str(attr);
 
     // Engines that hold device memory run the reorders that touch it.
     std::vector<const reorder_impl_t *> candidates;
-    for (relayout_engine *e : {src_engine, dst_engine})
+    for (relayout_engine *e : { src_engine, dst_engine })
         if (e->kind != relayout_cpu && e->reorder_impl()
                 && (candidates.empty() || candidates.back() != e->reorder_impl()))
             candidates.push_back(e->reorder_impl());
@@ -148,18 +148,18 @@ status_t reorder_pd_create(relayout_primitive_desc &pd, const memory_desc_t &src
         if (device && st == status_t::invalid_arguments) return st;
         if (verbose_level() >= 2)
             verbose_print("dispatch,reorder," + std::string(impl->name) + ",declined,"
-                    + last_error_message());
+                          + last_error_message());
         declined += std::string(impl->name) + ": " + last_error_message() + "; ";
     }
     if (!pd.impl)
         return fail(status_t::unimplemented, "no reorder implementation for src "
-                        + md2str(pd.src_md) + " dst " + md2str(pd.dst_md) + " (" + declined
-                        + ")");
-    pd.key = pd.impl_name + "|" + md_key(pd.src_md) + "|" + md_key(pd.dst_md) + "|"
-            + attr_key(attr);
+                                                     + md2str(pd.src_md) + " dst "
+                                                     + md2str(pd.dst_md) + " (" + declined + ")");
+    pd.key =
+            pd.impl_name + "|" + md_key(pd.src_md) + "|" + md_key(pd.dst_md) + "|" + attr_key(attr);
     // Device kernels belong to their engine's device (context).
     if (src_engine->kind != relayout_cpu || dst_engine->kind != relayout_cpu)
-        for (relayout_engine *e : {src_engine, dst_engine})
+        for (relayout_engine *e : { src_engine, dst_engine })
             pd.key += "|e" + std::to_string((int)e->kind) + ":" + std::to_string(e->index);
     return status_t::success;
 }
@@ -168,7 +168,7 @@ namespace {
 
 bool attr_is_identity(const attr_t &a) {
     return a.src_scales.is_identity() && a.dst_scales.is_identity() && a.src_zp == 0
-            && a.dst_zp == 0 && a.beta == 0.f;
+           && a.dst_zp == 0 && a.beta == 0.f;
 }
 
 // Whether every value of `from` survives a conversion to `to` exactly and
@@ -178,10 +178,10 @@ bool holds_exactly(data_type_t from, data_type_t to) {
     switch (from) {
         case relayout_s8:
             return to == relayout_s16 || to == relayout_s32 || to == relayout_f32
-                    || to == relayout_bf16 || to == relayout_f16;
+                   || to == relayout_bf16 || to == relayout_f16;
         case relayout_u8:
             return to == relayout_s16 || to == relayout_u16 || to == relayout_s32
-                    || to == relayout_f32 || to == relayout_bf16 || to == relayout_f16;
+                   || to == relayout_f32 || to == relayout_bf16 || to == relayout_f16;
         case relayout_s16:
         case relayout_u16: return to == relayout_s32 || to == relayout_f32;
         case relayout_bf16:
@@ -192,9 +192,9 @@ bool holds_exactly(data_type_t from, data_type_t to) {
 
 } // namespace
 
-status_t reorder_chain_pd_create(relayout_primitive_desc &pd,
-        const std::vector<memory_desc_t> &mds, const std::vector<attr_t> &attrs,
-        relayout_engine *src_engine, relayout_engine *dst_engine) {
+status_t reorder_chain_pd_create(relayout_primitive_desc &pd, const std::vector<memory_desc_t> &mds,
+        const std::vector<attr_t> &attrs, relayout_engine *src_engine,
+        relayout_engine *dst_engine) {
     const size_t n = mds.size();
     if (n < 2)
         return failf(status_t::invalid_arguments,
@@ -204,8 +204,7 @@ status_t reorder_chain_pd_create(relayout_primitive_desc &pd,
     const memory_desc_t &a = mds.front(), &c = mds.back();
     for (size_t i = 1; i + 1 < n; ++i) {
         const memory_desc_t &b = mds[i];
-        if (b.ndims != a.ndims
-                || !std::equal(b.dims, b.dims + b.ndims, a.dims))
+        if (b.ndims != a.ndims || !std::equal(b.dims, b.dims + b.ndims, a.dims))
             return failf(status_t::invalid_arguments,
                     "reorder chain: descriptor %zu has dims %s, not %s", i,
                     dims2str(b.dims, b.ndims).c_str(), dims2str(a.dims, a.ndims).c_str());
@@ -229,9 +228,10 @@ status_t reorder_chain_pd_create(relayout_primitive_desc &pd,
     // A float source that leaves its type and comes back would be a bit copy
     // when fused but a conversion when chained (signalling NaNs differ).
     const bool float_src = a.data_type == relayout_bf16 || a.data_type == relayout_f16
-            || a.data_type == relayout_f32;
+                           || a.data_type == relayout_f32;
     bool left_type = false;
-    for (size_t i = 1; i + 1 < n; ++i) left_type |= mds[i].data_type != a.data_type;
+    for (size_t i = 1; i + 1 < n; ++i)
+        left_type |= mds[i].data_type != a.data_type;
     if (float_src && left_type && c.data_type == a.data_type && attr_is_identity(attrs.back()))
         return fail(status_t::unimplemented,
                 "reorder chain: the source type leaves and comes back unchanged; the "
@@ -246,17 +246,16 @@ status_t primitive_create(relayout_primitive *&prim, const relayout_primitive_de
     kernel_ptr_t kernel;
     bool hit = false;
     RL_CHECK(cache_get_or_create(
-            pd.key,
-            [&](kernel_ptr_t &k) { return pd.impl->create_kernel(pd, k); }, kernel, hit));
+            pd.key, [&](kernel_ptr_t &k) { return pd.impl->create_kernel(pd, k); }, kernel, hit));
     prim = new (std::nothrow) relayout_primitive;
     if (!prim) return fail(status_t::out_of_memory, "primitive: out of memory");
     prim->pd = pd;
     prim->kernel = std::move(kernel);
     if (verbose_level())
         verbose_print(std::string("create:") + (hit ? "cache_hit" : "cache_miss") + ",reorder,"
-                + pd.impl_name + ",src:" + md2str(pd.src_md) + ",dst:" + md2str(pd.dst_md)
-                + ",attr:" + pd.attr_str + ",plan:" + pd.plan_str + ","
-                + std::to_string(now_ms() - t0));
+                      + pd.impl_name + ",src:" + md2str(pd.src_md) + ",dst:" + md2str(pd.dst_md)
+                      + ",attr:" + pd.attr_str + ",plan:" + pd.plan_str + ","
+                      + std::to_string(now_ms() - t0));
     return status_t::success;
 }
 
@@ -267,13 +266,13 @@ status_t primitive_execute(const relayout_primitive &prim, relayout_stream *stre
     if (!src) return fail(status_t::invalid_arguments, "execute: the src argument is missing");
     if (!dst) return fail(status_t::invalid_arguments, "execute: the dst argument is missing");
     if (!md_equal(src->md, pd.src_md))
-        return fail(status_t::invalid_arguments,
-                "execute: src memory " + md2str(src->md)
-                        + " does not match the primitive's src " + md2str(pd.src_md));
+        return fail(status_t::invalid_arguments, "execute: src memory " + md2str(src->md)
+                                                         + " does not match the primitive's src "
+                                                         + md2str(pd.src_md));
     if (!md_equal(dst->md, pd.dst_md))
-        return fail(status_t::invalid_arguments,
-                "execute: dst memory " + md2str(dst->md)
-                        + " does not match the primitive's dst " + md2str(pd.dst_md));
+        return fail(status_t::invalid_arguments, "execute: dst memory " + md2str(dst->md)
+                                                         + " does not match the primitive's dst "
+                                                         + md2str(pd.dst_md));
     if (has_zero_dim(pd.src_md)) return status_t::success; // handles never touched
     if (!src->handle) return fail(status_t::invalid_arguments, "execute: src has no buffer");
     if (!dst->handle) return fail(status_t::invalid_arguments, "execute: dst has no buffer");
@@ -289,8 +288,7 @@ status_t primitive_execute(const relayout_primitive &prim, relayout_stream *stre
         const char *d0 = static_cast<const char *>(dst->handle);
         const char *s1 = s0 + md_size(src->md), *d1 = d0 + md_size(dst->md);
         if (s0 < d1 && d0 < s1)
-            return fail(status_t::invalid_arguments,
-                    "execute: the src and dst buffers overlap");
+            return fail(status_t::invalid_arguments, "execute: the src and dst buffers overlap");
     }
 
     const double t0 = verbose_level() ? now_ms() : 0.;
@@ -305,8 +303,8 @@ status_t primitive_execute(const relayout_primitive &prim, relayout_stream *stre
     RL_CHECK(prim.kernel->execute(ctx));
     if (verbose_level())
         verbose_print("exec,reorder," + pd.impl_name + ",src:" + md2str(pd.src_md)
-                + ",dst:" + md2str(pd.dst_md) + ",attr:" + pd.attr_str + ","
-                + std::to_string(now_ms() - t0));
+                      + ",dst:" + md2str(pd.dst_md) + ",attr:" + pd.attr_str + ","
+                      + std::to_string(now_ms() - t0));
     return status_t::success;
 }
 

@@ -19,9 +19,8 @@ status_t reorder_pd_create(relayout_primitive_desc &pd, const memory_desc_t &src
 // equivalent: every intermediate holds the previous values exactly (same
 // data type, or an exact widening) and only the last step changes values.
 // Otherwise unimplemented, naming the step that prevents it.
-status_t reorder_chain_pd_create(relayout_primitive_desc &pd,
-        const std::vector<memory_desc_t> &mds, const std::vector<attr_t> &attrs,
-        relayout_engine *src_engine, relayout_engine *dst_engine);
+status_t reorder_chain_pd_create(relayout_primitive_desc &pd, const std::vector<memory_desc_t> &mds,
+        const std::vector<attr_t> &attrs, relayout_engine *src_engine, relayout_engine *dst_engine);
 
 status_t primitive_create(relayout_primitive *&prim, const relayout_primitive_desc &pd);
 
@@ -38,8 +37,8 @@ std::string attr2str(const attr_t &attr);
 //   cpu, 3..6 dims, s8/u8: channels last (axb), the int8 convention;
 //   otherwise, and on the ocl engine: plain row-major (abx).
 // The npu engine has no preference: its layouts need an address.
-status_t preferred_tag(const relayout_engine *engine, int ndims, const dim_t *dims,
-        data_type_t dt, std::string &tag);
+status_t preferred_tag(const relayout_engine *engine, int ndims, const dim_t *dims, data_type_t dt,
+        std::string &tag);
 
 // Resolves a format_kind any descriptor to the engine's preferred layout
 // (the extra section is kept).

@@ -39,7 +39,9 @@ inline stream &cpu_stream() {
     return s;
 }
 
-inline size_t dt_size(dt t) { return memory::data_type_size(t); }
+inline size_t dt_size(dt t) {
+    return memory::data_type_size(t);
+}
 
 // ---- the layout of a descriptor, read through the public queries --------
 
@@ -68,7 +70,8 @@ inline layout_t layout_of(const memory::desc &md) {
 // outwards; then offset0 + sum(pos * strides). In elements.
 inline dim_t offset_of(const layout_t &l, const dims_t &pos_in) {
     dims_t pos(l.ndims);
-    for (int d = 0; d < l.ndims; ++d) pos[d] = pos_in[d] + l.padded_offsets[d];
+    for (int d = 0; d < l.ndims; ++d)
+        pos[d] = pos_in[d] + l.padded_offsets[d];
     dim_t off = 0, blk_stride = 1;
     for (int i = (int)l.blks.size() - 1; i >= 0; --i) {
         const int d = (int)l.idxs[i];
@@ -78,18 +81,21 @@ inline dim_t offset_of(const layout_t &l, const dims_t &pos_in) {
         blk_stride *= blk;
     }
     off += l.offset0;
-    for (int d = 0; d < l.ndims; ++d) off += pos[d] * l.strides[d];
+    for (int d = 0; d < l.ndims; ++d)
+        off += pos[d] * l.strides[d];
     return off;
 }
 
 inline dim_t volume(const dims_t &d) {
     dim_t v = 1;
-    for (dim_t x : d) v *= x;
+    for (dim_t x : d)
+        v *= x;
     return v;
 }
 
 // Calls f(pos, linear_index) for every point of `extent`, row-major.
-inline void for_each_pos(const dims_t &extent, const std::function<void(const dims_t &, dim_t)> &f) {
+inline void for_each_pos(
+        const dims_t &extent, const std::function<void(const dims_t &, dim_t)> &f) {
     const dim_t n = volume(extent);
     if (n == 0) return;
     dims_t pos(extent.size(), 0);
@@ -120,7 +126,9 @@ inline float u2f(uint32_t u) {
     std::memcpy(&f, &u, 4);
     return f;
 }
-inline double bf16_value(uint16_t b) { return u2f(uint32_t(b) << 16); }
+inline double bf16_value(uint16_t b) {
+    return u2f(uint32_t(b) << 16);
+}
 inline double f16_value(uint16_t h) {
     const int s = h >> 15, e = (h >> 10) & 0x1f, m = h & 0x3ff;
     double v;
@@ -136,14 +144,46 @@ inline double f16_value(uint16_t h) {
 // The numeric value of one element of type t at p.
 inline double value_at(dt t, const void *p) {
     switch (t) {
-        case dt::f32: { float v; std::memcpy(&v, p, 4); return v; }
-        case dt::bf16: { uint16_t v; std::memcpy(&v, p, 2); return bf16_value(v); }
-        case dt::f16: { uint16_t v; std::memcpy(&v, p, 2); return f16_value(v); }
-        case dt::s32: { int32_t v; std::memcpy(&v, p, 4); return v; }
-        case dt::s16: { int16_t v; std::memcpy(&v, p, 2); return v; }
-        case dt::u16: { uint16_t v; std::memcpy(&v, p, 2); return v; }
-        case dt::s8: { int8_t v; std::memcpy(&v, p, 1); return v; }
-        case dt::u8: { uint8_t v; std::memcpy(&v, p, 1); return v; }
+        case dt::f32: {
+            float v;
+            std::memcpy(&v, p, 4);
+            return v;
+        }
+        case dt::bf16: {
+            uint16_t v;
+            std::memcpy(&v, p, 2);
+            return bf16_value(v);
+        }
+        case dt::f16: {
+            uint16_t v;
+            std::memcpy(&v, p, 2);
+            return f16_value(v);
+        }
+        case dt::s32: {
+            int32_t v;
+            std::memcpy(&v, p, 4);
+            return v;
+        }
+        case dt::s16: {
+            int16_t v;
+            std::memcpy(&v, p, 2);
+            return v;
+        }
+        case dt::u16: {
+            uint16_t v;
+            std::memcpy(&v, p, 2);
+            return v;
+        }
+        case dt::s8: {
+            int8_t v;
+            std::memcpy(&v, p, 1);
+            return v;
+        }
+        case dt::u8: {
+            uint8_t v;
+            std::memcpy(&v, p, 1);
+            return v;
+        }
         default: return NAN;
     }
 }
@@ -171,16 +211,18 @@ inline void *elem_ptr(void *base, const layout_t &l, const dims_t &pos) {
 }
 
 // Runs one reorder src -> dst with an optional attribute.
-inline void run_reorder(const memory &src, const memory &dst,
-        const primitive_attr &attr = primitive_attr()) {
+inline void run_reorder(
+        const memory &src, const memory &dst, const primitive_attr &attr = primitive_attr()) {
     reorder::primitive_desc pd(cpu_engine(), src.get_desc(), cpu_engine(), dst.get_desc(), attr);
     reorder(pd).execute(cpu_stream(), src, dst);
 }
 
 inline bool contains_ci(const std::string &hay, const std::string &needle) {
     std::string a = hay, b = needle;
-    for (auto &c : a) c = (char)std::tolower((unsigned char)c);
-    for (auto &c : b) c = (char)std::tolower((unsigned char)c);
+    for (auto &c : a)
+        c = (char)std::tolower((unsigned char)c);
+    for (auto &c : b)
+        c = (char)std::tolower((unsigned char)c);
     return a.find(b) != std::string::npos;
 }
 
@@ -205,7 +247,9 @@ std::string expect_error(relayout_status_t status, F &&body) {
 } // namespace api_test
 
 // Parameterized cases print as their name in gtest failure messages.
-#define API_TEST_PRINT_BY_NAME(T) \
-    inline void PrintTo(const T &v, std::ostream *os) { *os << v.name; }
+#define API_TEST_PRINT_BY_NAME(T)                                                                  \
+    inline void PrintTo(const T &v, std::ostream *os) {                                            \
+        *os << v.name;                                                                             \
+    }
 
 #endif

@@ -13,15 +13,15 @@
 static int g_passed = 0;
 static int g_failed = 0;
 
-#define CHECK(cond) \
-    do { \
-        if (cond) { \
-            ++g_passed; \
-        } else { \
-            ++g_failed; \
-            printf("c99: FAILED %s:%d: %s (last error: %s)\n", __FILE__, __LINE__, #cond, \
-                    relayout_get_last_error_message()); \
-        } \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (cond) {                                                                                \
+            ++g_passed;                                                                            \
+        } else {                                                                                   \
+            ++g_failed;                                                                            \
+            printf("c99: FAILED %s:%d: %s (last error: %s)\n", __FILE__, __LINE__, #cond,          \
+                    relayout_get_last_error_message());                                            \
+        }                                                                                          \
     } while (0)
 
 #define N 2
@@ -32,8 +32,8 @@ static int g_failed = 0;
 #define CP 32 /* channels padded to the block */
 
 static void test_descriptors(void) {
-    relayout_dims_t dims = {N, C, H, W};
-    relayout_dims_t strides = {C * H * W, H * W, W, 1};
+    relayout_dims_t dims = { N, C, H, W };
+    relayout_dims_t strides = { C * H * W, H * W, W, 1 };
     relayout_memory_desc_t by_tag = NULL, by_string = NULL, by_strides = NULL, blocked = NULL;
     int ndims = 0;
     const relayout_dim_t *qdims = NULL, *qpadded = NULL;
@@ -76,7 +76,7 @@ static void test_descriptors(void) {
 }
 
 static void test_reorder_with_scale(void) {
-    relayout_dims_t dims = {N, C, H, W};
+    relayout_dims_t dims = { N, C, H, W };
     relayout_memory_desc_t src_md = NULL, dst_md = NULL;
     relayout_engine_t eng = NULL;
     relayout_stream_t strm = NULL;
@@ -98,7 +98,8 @@ static void test_reorder_with_scale(void) {
         free(dst);
         return;
     }
-    for (i = 0; i < (size_t)N * C * H * W; ++i) src[i] = (float)(2 * i + 2);
+    for (i = 0; i < (size_t)N * C * H * W; ++i)
+        src[i] = (float)(2 * i + 2);
 
     CHECK(relayout_memory_desc_create_with_tag(&src_md, 4, dims, relayout_f32, relayout_nchw)
             == relayout_success);
@@ -129,11 +130,9 @@ static void test_reorder_with_scale(void) {
         for (c = 0; c < CP; ++c)
             for (h = 0; h < H; ++h)
                 for (w = 0; w < W; ++w) {
-                    const size_t off
-                            = ((size_t)(n * (CP / CB) + c / CB) * H * W + h * W + w) * CB + c % CB;
-                    const float want = c < C
-                            ? scale * src[((n * C + c) * H + h) * W + w]
-                            : 0.f;
+                    const size_t off =
+                            ((size_t)(n * (CP / CB) + c / CB) * H * W + h * W + w) * CB + c % CB;
+                    const float want = c < C ? scale * src[((n * C + c) * H + h) * W + w] : 0.f;
                     if (dst[off] != want) ++bad;
                 }
     CHECK(bad == 0);
@@ -152,8 +151,8 @@ static void test_reorder_with_scale(void) {
 }
 
 static void test_errors(void) {
-    relayout_dims_t dims = {2, 3};
-    relayout_dims_t overlap = {2, 1};
+    relayout_dims_t dims = { 2, 3 };
+    relayout_dims_t overlap = { 2, 1 };
     relayout_memory_desc_t md = NULL;
     relayout_engine_t eng = NULL;
     relayout_primitive_attr_t attr = NULL;

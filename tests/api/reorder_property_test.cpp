@@ -26,25 +26,29 @@ struct rng_t {
     }
     int uniform(int lo, int hi) { return lo + int(next() % uint32_t(hi - lo + 1)); }
     template <typename T>
-    const T &pick(const std::vector<T> &v) { return v[next() % v.size()]; }
+    const T &pick(const std::vector<T> &v) {
+        return v[next() % v.size()];
+    }
 };
 
 std::string random_permutation(rng_t &r, int nd) {
     std::string s;
-    for (int d = 0; d < nd; ++d) s += char('a' + d);
-    for (int i = nd - 1; i > 0; --i) std::swap(s[i], s[r.uniform(0, i)]);
+    for (int d = 0; d < nd; ++d)
+        s += char('a' + d);
+    for (int i = nd - 1; i > 0; --i)
+        std::swap(s[i], s[r.uniform(0, i)]);
     return s;
 }
 
 // A random tag: a permutation, then 0..3 inner blocks on random dims.
 std::string random_tag(rng_t &r, int nd) {
-    static const std::vector<std::string> templates = {"aBx4b", "aBx8b", "aBx16b", "ABx16b16a",
-            "ABx4b16a4b", "ABx8b16a2b", "Abx16a", "BAx16a16b", "BAx16a64b4a", "xba"};
+    static const std::vector<std::string> templates = { "aBx4b", "aBx8b", "aBx16b", "ABx16b16a",
+        "ABx4b16a4b", "ABx8b16a2b", "Abx16a", "BAx16a16b", "BAx16a64b4a", "xba" };
     const int kind = r.uniform(0, 4);
     if (kind == 0 && nd >= 2) return r.pick(templates);
     std::string t = random_permutation(r, nd);
     if (kind == 1) return t; // plain
-    static const std::vector<int> sizes = {2, 3, 4, 8, 16};
+    static const std::vector<int> sizes = { 2, 3, 4, 8, 16 };
     const int nblks = kind == 4 ? 3 : kind - 1; // 1, 2 or 3 levels
     std::string blocks;
     int first = -1;
@@ -52,8 +56,8 @@ std::string random_tag(rng_t &r, int nd) {
         // Three levels repeat the first dim outside (like 4b16a4b).
         const int d = (b == 2 && first >= 0) ? first : r.uniform(0, nd - 1);
         if (b == 0) first = d;
-        t[t.find(char('a' + d)) != std::string::npos ? t.find(char('a' + d)) : t.find(char('A' + d))]
-                = char('A' + d);
+        t[t.find(char('a' + d)) != std::string::npos ? t.find(char('a' + d))
+                                                     : t.find(char('A' + d))] = char('A' + d);
         blocks += std::to_string(r.pick(sizes)) + char('a' + d);
     }
     return t + blocks;
@@ -63,13 +67,13 @@ struct dt_pair_t {
     dt a, b;
 };
 // A -> B is exact for every value of A, so A -> B -> A is the identity.
-const std::vector<dt_pair_t> lossless_pairs = {{dt::f32, dt::f32}, {dt::bf16, dt::bf16},
-        {dt::f16, dt::f16}, {dt::s32, dt::s32}, {dt::s16, dt::s16}, {dt::u16, dt::u16},
-        {dt::s8, dt::s8}, {dt::u8, dt::u8}, {dt::s8, dt::s16}, {dt::s8, dt::s32},
-        {dt::s8, dt::f32}, {dt::s8, dt::f16}, {dt::s8, dt::bf16}, {dt::u8, dt::s16},
-        {dt::u8, dt::u16}, {dt::u8, dt::s32}, {dt::u8, dt::f32}, {dt::u8, dt::f16},
-        {dt::u8, dt::bf16}, {dt::s16, dt::s32}, {dt::s16, dt::f32}, {dt::u16, dt::s32},
-        {dt::u16, dt::f32}, {dt::bf16, dt::f32}, {dt::f16, dt::f32}};
+const std::vector<dt_pair_t> lossless_pairs = { { dt::f32, dt::f32 }, { dt::bf16, dt::bf16 },
+    { dt::f16, dt::f16 }, { dt::s32, dt::s32 }, { dt::s16, dt::s16 }, { dt::u16, dt::u16 },
+    { dt::s8, dt::s8 }, { dt::u8, dt::u8 }, { dt::s8, dt::s16 }, { dt::s8, dt::s32 },
+    { dt::s8, dt::f32 }, { dt::s8, dt::f16 }, { dt::s8, dt::bf16 }, { dt::u8, dt::s16 },
+    { dt::u8, dt::u16 }, { dt::u8, dt::s32 }, { dt::u8, dt::f32 }, { dt::u8, dt::f16 },
+    { dt::u8, dt::bf16 }, { dt::s16, dt::s32 }, { dt::s16, dt::f32 }, { dt::u16, dt::s32 },
+    { dt::u16, dt::f32 }, { dt::bf16, dt::f32 }, { dt::f16, dt::f32 } };
 
 bool is_nan_bits(dt t, const uint8_t *p) {
     if (t == dt::bf16 || t == dt::f16) return std::isnan(value_at(t, p));
@@ -81,7 +85,8 @@ bool is_nan_bits(dt t, const uint8_t *p) {
 void random_element(rng_t &r, dt t, bool allow_nan, uint8_t *p) {
     const size_t n = dt_size(t);
     do {
-        for (size_t k = 0; k < n; ++k) p[k] = uint8_t(r.next());
+        for (size_t k = 0; k < n; ++k)
+            p[k] = uint8_t(r.next());
     } while (!allow_nan && is_nan_bits(t, p));
 }
 
@@ -92,7 +97,8 @@ struct case_t {
     std::string str() const {
         std::ostringstream os;
         os << "dims=";
-        for (size_t i = 0; i < dims.size(); ++i) os << (i ? "x" : "") << dims[i];
+        for (size_t i = 0; i < dims.size(); ++i)
+            os << (i ? "x" : "") << dims[i];
         os << " A=" << dt_name(types.a) << ":" << tag_a << " B=" << dt_name(types.b) << ":"
            << tag_b;
         return os.str();
@@ -130,7 +136,8 @@ void check_padding_zero(const memory::desc &md, uint8_t *buf, checker_t &c, cons
 std::string hex(const uint8_t *p, size_t n) {
     static const char *digits = "0123456789abcdef";
     std::string r = "0x";
-    for (size_t k = n; k-- > 0;) r += std::string(1, digits[p[k] >> 4]) + digits[p[k] & 15];
+    for (size_t k = n; k-- > 0;)
+        r += std::string(1, digits[p[k] >> 4]) + digits[p[k] & 15];
     return r;
 }
 
@@ -162,7 +169,8 @@ bool run_case(const case_t &k, rng_t &r) {
         const auto *m = static_cast<const uint8_t *>(elem_ptr(mid.data(), lb, p));
         const auto *b = static_cast<const uint8_t *>(elem_ptr(back.data(), la, p));
         if (bit_copy) {
-            if (std::memcmp(s, m, la.esz) != 0) c.fail("A->B element " + std::to_string(l) + " differs");
+            if (std::memcmp(s, m, la.esz) != 0)
+                c.fail("A->B element " + std::to_string(l) + " differs");
         } else {
             const double vs = value_at(k.types.a, s), vm = value_at(k.types.b, m);
             if (vs != vm || std::signbit(vs) != std::signbit(vm))
@@ -195,7 +203,8 @@ TEST(ReorderProperty, RoundTripIsIdentityAndPaddingIsZero) {
         case_t k;
         const int nd = r.uniform(1, 6);
         k.dims.resize(nd);
-        for (auto &d : k.dims) d = r.uniform(1, 20);
+        for (auto &d : k.dims)
+            d = r.uniform(1, 20);
         k.tag_a = random_tag(r, nd);
         k.tag_b = random_tag(r, nd);
         k.types = r.pick(lossless_pairs);

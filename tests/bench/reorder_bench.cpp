@@ -35,8 +35,8 @@ struct problem_t {
     std::vector<int64_t> dims;
     rl_dt sdt, ddt;
     const char *stag, *dtag; // string tags (relayout) = oneDNN tags by name
-    bool src_scale = false; // common src scale 0.5
-    bool s8s8_comp = false; // dst s8s8 compensation, mask 1
+    bool src_scale = false;  // common src scale 0.5
+    bool s8s8_comp = false;  // dst s8s8 compensation, mask 1
 };
 
 double seconds(clk::time_point a, clk::time_point b) {
@@ -93,11 +93,12 @@ void bm_reorder(benchmark::State &state, problem_t pb) {
     stream strm(eng);
     memory::desc smd(pb.dims, pb.sdt, pb.stag), dmd(pb.dims, pb.ddt, pb.dtag);
     if (pb.s8s8_comp)
-        error::wrap_c_api(relayout_memory_desc_set_extra(const_cast<relayout_memory_desc_t>(dmd.get()),
-                                  relayout_extra_flag_compensation_conv_s8s8, 1, 0, 1.f),
+        error::wrap_c_api(
+                relayout_memory_desc_set_extra(const_cast<relayout_memory_desc_t>(dmd.get()),
+                        relayout_extra_flag_compensation_conv_s8s8, 1, 0, 1.f),
                 "set_extra");
     primitive_attr attr;
-    if (pb.src_scale) attr.set_scales(RELAYOUT_ARG_SRC, 0, {0.5f});
+    if (pb.src_scale) attr.set_scales(RELAYOUT_ARG_SRC, 0, { 0.5f });
     reorder::primitive_desc pd(eng, smd, eng, dmd, attr);
     reorder r(pd);
     memory src(smd, eng), dst(pd.dst_desc(), eng);
@@ -106,7 +107,8 @@ void bm_reorder(benchmark::State &state, problem_t pb) {
         // Small integers: valid in every type, no NaN/denormal slow paths.
         auto *s = static_cast<uint8_t *>(src.get_data_handle());
         const size_t esz = memory::data_type_size(pb.sdt);
-        for (size_t i = 0; i < sbytes; ++i) s[i] = (i % esz == esz - 1 && esz > 1) ? 0x3f : uint8_t(i * 7);
+        for (size_t i = 0; i < sbytes; ++i)
+            s[i] = (i % esz == esz - 1 && esz > 1) ? 0x3f : uint8_t(i * 7);
         std::memset(dst.get_data_handle(), 0, dbytes);
     }
     const size_t cbytes = (sbytes + dbytes) / 2;
@@ -123,7 +125,7 @@ void bm_reorder(benchmark::State &state, problem_t pb) {
         ddmd.data.extra.compensation_mask = 1;
     }
     dnnl::primitive_attr dattr;
-    if (pb.src_scale) dattr.set_output_scales(0, {0.5f});
+    if (pb.src_scale) dattr.set_output_scales(0, { 0.5f });
     dnnl::reorder::primitive_desc dpd(deng, dsmd, deng, ddmd, dattr);
     dnnl::reorder dr(dpd);
     dnnl::memory dsrc(dsmd, deng, src.get_data_handle());
@@ -178,10 +180,12 @@ void bm_tiny_execute(benchmark::State &state) {
     using namespace relayout;
     engine eng(engine::kind::cpu, 0);
     stream strm(eng);
-    memory::desc smd({1, 16, 7, 7}, rl_dt::f32, "nchw"), dmd({1, 16, 7, 7}, rl_dt::f32, "nChw16c");
+    memory::desc smd({ 1, 16, 7, 7 }, rl_dt::f32, "nchw"),
+            dmd({ 1, 16, 7, 7 }, rl_dt::f32, "nChw16c");
     reorder r(reorder::primitive_desc(eng, smd, eng, dmd));
     memory src(smd, eng), dst(dmd, eng);
-    for (auto _ : state) r.execute(strm, src, dst);
+    for (auto _ : state)
+        r.execute(strm, src, dst);
     state.SetLabel(reorder::primitive_desc(eng, smd, eng, dmd).impl_info_str());
 }
 
@@ -193,7 +197,8 @@ void bm_create(benchmark::State &state) {
     int64_t n = 1;
     for (auto _ : state) {
         const int64_t c = cold ? 16 + (n++ % 100000) : 16;
-        memory::desc smd({1, c, 7, 7}, rl_dt::f32, "nchw"), dmd({1, c, 7, 7}, rl_dt::f32, "nChw16c");
+        memory::desc smd({ 1, c, 7, 7 }, rl_dt::f32, "nchw"),
+                dmd({ 1, c, 7, 7 }, rl_dt::f32, "nChw16c");
         reorder r(reorder::primitive_desc(eng, smd, eng, dmd));
         benchmark::DoNotOptimize(r);
     }
@@ -201,27 +206,27 @@ void bm_create(benchmark::State &state) {
 }
 
 const problem_t problems[] = {
-        // blocked activations and weights, >= 4x L3 (32 MiB)
-        {"blocked", {16, 256, 64, 64}, rl_dt::f32, rl_dt::f32, "nchw", "nChw16c"},
-        {"blocked", {16, 256, 64, 64}, rl_dt::f32, rl_dt::f32, "nChw16c", "nchw"},
-        {"blocked", {16, 256, 64, 64}, rl_dt::f32, rl_dt::f32, "nchw", "nChw8c"},
-        {"blocked", {16, 256, 64, 64}, rl_dt::f32, rl_dt::f32, "nChw8c", "nchw"},
-        {"blocked", {1024, 1024, 4, 4}, rl_dt::f32, rl_dt::f32, "oihw", "OIhw16i16o"},
-        {"blocked", {1024, 1024, 4, 4}, rl_dt::f32, rl_dt::f32, "OIhw16i16o", "oihw"},
-        // transposes
-        {"transpose", {16, 256, 64, 64}, rl_dt::f32, rl_dt::f32, "nchw", "nhwc"},
-        {"transpose", {16, 256, 64, 64}, rl_dt::f32, rl_dt::f32, "nhwc", "nchw"},
-        {"transpose", {4096, 4096}, rl_dt::f32, rl_dt::f32, "ab", "ba"},
-        {"transpose", {8192, 8192}, rl_dt::f32, rl_dt::f32, "ab", "ba"},
-        // conversions with scales
-        {"convert", {16, 256, 64, 64}, rl_dt::f32, rl_dt::bf16, "nchw", "nchw", true},
-        {"convert", {16, 256, 64, 64}, rl_dt::f32, rl_dt::f16, "nchw", "nchw", true},
-        {"convert", {16, 256, 64, 64}, rl_dt::f32, rl_dt::s8, "nchw", "nchw", true},
-        {"convert", {16, 256, 64, 64}, rl_dt::f32, rl_dt::u8, "nchw", "nchw", true},
-        // int8
-        {"int8", {8192, 8192}, rl_dt::s8, rl_dt::s8, "ab", "ba"},
-        {"int8", {1024, 1024, 4, 4}, rl_dt::s8, rl_dt::s8, "oihw", "OIhw4i16o4i", false, true},
-        {"int8", {1024, 1024, 4, 4}, rl_dt::f32, rl_dt::s8, "oihw", "OIhw4i16o4i", true, true},
+    // blocked activations and weights, >= 4x L3 (32 MiB)
+    { "blocked", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::f32, "nchw", "nChw16c" },
+    { "blocked", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::f32, "nChw16c", "nchw" },
+    { "blocked", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::f32, "nchw", "nChw8c" },
+    { "blocked", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::f32, "nChw8c", "nchw" },
+    { "blocked", { 1024, 1024, 4, 4 }, rl_dt::f32, rl_dt::f32, "oihw", "OIhw16i16o" },
+    { "blocked", { 1024, 1024, 4, 4 }, rl_dt::f32, rl_dt::f32, "OIhw16i16o", "oihw" },
+    // transposes
+    { "transpose", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::f32, "nchw", "nhwc" },
+    { "transpose", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::f32, "nhwc", "nchw" },
+    { "transpose", { 4096, 4096 }, rl_dt::f32, rl_dt::f32, "ab", "ba" },
+    { "transpose", { 8192, 8192 }, rl_dt::f32, rl_dt::f32, "ab", "ba" },
+    // conversions with scales
+    { "convert", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::bf16, "nchw", "nchw", true },
+    { "convert", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::f16, "nchw", "nchw", true },
+    { "convert", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::s8, "nchw", "nchw", true },
+    { "convert", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::u8, "nchw", "nchw", true },
+    // int8
+    { "int8", { 8192, 8192 }, rl_dt::s8, rl_dt::s8, "ab", "ba" },
+    { "int8", { 1024, 1024, 4, 4 }, rl_dt::s8, rl_dt::s8, "oihw", "OIhw4i16o4i", false, true },
+    { "int8", { 1024, 1024, 4, 4 }, rl_dt::f32, rl_dt::s8, "oihw", "OIhw4i16o4i", true, true },
 };
 
 // One in-cache problem per kernel family of the manifest
@@ -232,42 +237,42 @@ struct family_t {
     const char *isa_name, *strategy;
 };
 const family_t families[] = {
-#define RELAYOUT_JIT_KERNEL(isa, strategy, tile) \
-    {relayout_cpu_isa_##isa, #isa, #strategy},
+#define RELAYOUT_JIT_KERNEL(isa, strategy, tile) { relayout_cpu_isa_##isa, #isa, #strategy },
 #include "jit/x64/jit_kernels.inc"
 #undef RELAYOUT_JIT_KERNEL
 };
 
 void bm_family(benchmark::State &state, family_t f) {
     using namespace relayout;
-    problem_t pb {"kernel", {256, 1024}, rl_dt::f32, rl_dt::s8, "ab", "ab", true};
+    problem_t pb{ "kernel", { 256, 1024 }, rl_dt::f32, rl_dt::s8, "ab", "ab", true };
     const std::string s = f.strategy;
-    if (s == "transpose") pb = {"kernel", {512, 512}, rl_dt::f32, rl_dt::f32, "ab", "ba"};
+    if (s == "transpose") pb = { "kernel", { 512, 512 }, rl_dt::f32, rl_dt::f32, "ab", "ba" };
     if (s == "interleave")
-        pb = {"kernel", {256, 256, 3, 3}, rl_dt::s8, rl_dt::s8, "oihw", "OIhw4i16o4i"};
+        pb = { "kernel", { 256, 256, 3, 3 }, rl_dt::s8, rl_dt::s8, "oihw", "OIhw4i16o4i" };
     engine eng(engine::kind::cpu, 0);
     stream strm(eng);
     relayout_set_max_cpu_isa(f.isa);
     memory::desc smd, dmd;
     if (s == "scalar") {
         // Strided on both sides: no unit stride anywhere (gather).
-        smd = memory::desc({256, 256}, rl_dt::f32, memory::dims {2 * 256 + 1, 2});
-        dmd = memory::desc({256, 256}, rl_dt::f32, memory::dims {2, 2 * 256 + 3});
+        smd = memory::desc({ 256, 256 }, rl_dt::f32, memory::dims{ 2 * 256 + 1, 2 });
+        dmd = memory::desc({ 256, 256 }, rl_dt::f32, memory::dims{ 2, 2 * 256 + 3 });
     } else {
         smd = memory::desc(pb.dims, pb.sdt, pb.stag);
         dmd = memory::desc(pb.dims, pb.ddt, pb.dtag);
     }
     primitive_attr attr;
-    if (pb.src_scale) attr.set_scales(RELAYOUT_ARG_SRC, 0, {0.5f});
+    if (pb.src_scale) attr.set_scales(RELAYOUT_ARG_SRC, 0, { 0.5f });
     reorder::primitive_desc pd(eng, smd, eng, dmd, attr);
     reorder r(pd);
     relayout_set_max_cpu_isa(relayout_cpu_isa_default);
     memory src(smd, eng), dst(dmd, eng);
     std::memset(src.get_data_handle(), 0, smd.get_size());
-    for (auto _ : state) r.execute(strm, src, dst);
+    for (auto _ : state)
+        r.execute(strm, src, dst);
     const double bytes = double(smd.get_size() + dmd.get_size());
-    state.counters["GBps"]
-            = benchmark::Counter(bytes * state.iterations(), benchmark::Counter::kIsRate);
+    state.counters["GBps"] =
+            benchmark::Counter(bytes * state.iterations(), benchmark::Counter::kIsRate);
     state.SetLabel(pd.impl_info_str());
 }
 
@@ -281,9 +286,9 @@ int register_all() {
         std::string name = std::string(p.family) + "/";
         for (size_t i = 0; i < p.dims.size(); ++i)
             name += (i ? "x" : "") + std::to_string(p.dims[i]);
-        name += std::string("/") + relayout_dt2str(static_cast<relayout_data_type_t>(p.sdt))
-                + ":" + p.stag + ">" + relayout_dt2str(static_cast<relayout_data_type_t>(p.ddt))
-                + ":" + p.dtag;
+        name += std::string("/") + relayout_dt2str(static_cast<relayout_data_type_t>(p.sdt)) + ":"
+                + p.stag + ">" + relayout_dt2str(static_cast<relayout_data_type_t>(p.ddt)) + ":"
+                + p.dtag;
         benchmark::RegisterBenchmark(name.c_str(), bm_reorder, p)
                 ->UseManualTime()
                 ->Unit(benchmark::kMillisecond)

@@ -22,14 +22,14 @@ struct kernel_entry_t {
 };
 
 const kernel_entry_t manifest[] = {
-#define RELAYOUT_JIT_KERNEL(isa, strategy, tile) \
-    {cpu_isa_t::isa, kernel_strategy_t::strategy, tile, #isa "_" #strategy},
+#define RELAYOUT_JIT_KERNEL(isa, strategy, tile)                                                   \
+    { cpu_isa_t::isa, kernel_strategy_t::strategy, tile, #isa "_" #strategy },
 #include "jit/x64/jit_kernels.inc"
 #undef RELAYOUT_JIT_KERNEL
 };
 
-const data_type_t all_dts[] = {relayout_f32, relayout_bf16, relayout_f16, relayout_s32,
-        relayout_s16, relayout_u16, relayout_s8, relayout_u8};
+const data_type_t all_dts[] = { relayout_f32, relayout_bf16, relayout_f16, relayout_s32,
+    relayout_s16, relayout_u16, relayout_s8, relayout_u8 };
 
 // Sizes around a tile edge: 1 .. 2*tile+1 (every one for small tiles, the
 // edges for large ones).
@@ -52,7 +52,7 @@ std::vector<jit_case_t> cases_for(kernel_strategy_t strategy, int tile) {
         a.src_scale_mask = 0;
         a.dst_scale_mask = -1;
         a.sdt = relayout_f32;
-        for (data_type_t ddt : {relayout_s8, relayout_u8, relayout_f32, relayout_bf16}) {
+        for (data_type_t ddt : { relayout_s8, relayout_u8, relayout_f32, relayout_bf16 }) {
             a.ddt = ddt;
             a.src_scale_mask = 0; // common
             cs.push_back(a);
@@ -73,7 +73,7 @@ std::vector<jit_case_t> cases_for(kernel_strategy_t strategy, int tile) {
             a.src_zp = a.dst_zp = 0;
             a.beta = 0.f;
         }
-        for (data_type_t sdt : {relayout_s8, relayout_u8, relayout_s32}) {
+        for (data_type_t sdt : { relayout_s8, relayout_u8, relayout_s32 }) {
             jit_case_t b = c;
             b.sdt = sdt;
             b.ddt = relayout_s8;
@@ -90,18 +90,18 @@ std::vector<jit_case_t> cases_for(kernel_strategy_t strategy, int tile) {
                 for (data_type_t s : all_dts)
                     for (data_type_t d : all_dts) {
                         jit_case_t c;
-                        c.dims = {n};
+                        c.dims = { n };
                         c.sdt = s;
                         c.ddt = d;
                         c.stag = c.dtag = "a";
                         cs.push_back(c);
                     }
             }
-            for (dim_t n : {dim_t(4 * T + 3), dim_t(1000), dim_t(40000)}) {
+            for (dim_t n : { dim_t(4 * T + 3), dim_t(1000), dim_t(40000) }) {
                 jit_case_t c;
-                c.dims = {3, n};
-                c.sstrides = {n + 3, 1};
-                c.dstrides = {n + 1, 1};
+                c.dims = { 3, n };
+                c.sstrides = { n + 3, 1 };
+                c.dstrides = { n + 1, 1 };
                 for (data_type_t s : all_dts)
                     for (data_type_t d : all_dts) {
                         c.sdt = s;
@@ -112,9 +112,9 @@ std::vector<jit_case_t> cases_for(kernel_strategy_t strategy, int tile) {
                 add_attr_variants(c, 1, 0);
             }
             // Blocked -> blocked: the in-block node is the copy, with padding.
-            for (dim_t C : {1, 7, 8, 9, 17, 33}) {
+            for (dim_t C : { 1, 7, 8, 9, 17, 33 }) {
                 jit_case_t c;
-                c.dims = {2, C, 3, 2};
+                c.dims = { 2, C, 3, 2 };
                 c.stag = "aBcd8b";
                 c.dtag = "aBcd16b";
                 for (data_type_t s : all_dts) {
@@ -135,25 +135,25 @@ std::vector<jit_case_t> cases_for(kernel_strategy_t strategy, int tile) {
                 for (dim_t n : sz) {
                     if (m == 1 || n == 1) continue; // folds to a copy
                     jit_case_t c;
-                    c.dims = {m, n};
+                    c.dims = { m, n };
                     c.stag = "ab";
                     c.dtag = "ba";
                     cs.push_back(c);
                     // odd strides on both sides
-                    c.sstrides = {n + 3, 1};
-                    c.dstrides = {1, m + 5};
+                    c.sstrides = { n + 3, 1 };
+                    c.dstrides = { 1, m + 5 };
                     cs.push_back(c);
                 }
             for (data_type_t s : all_dts)
                 for (data_type_t d : all_dts) {
                     jit_case_t c;
-                    c.dims = {T + 3, 2 * T + 1};
+                    c.dims = { T + 3, 2 * T + 1 };
                     c.sdt = s;
                     c.ddt = d;
                     c.stag = "ab";
                     c.dtag = "ba";
                     cs.push_back(c);
-                    c.dims = {2, 17, 5, 3};
+                    c.dims = { 2, 17, 5, 3 };
                     c.stag = "nchw";
                     c.dtag = "nChw16c";
                     cs.push_back(c);
@@ -161,13 +161,13 @@ std::vector<jit_case_t> cases_for(kernel_strategy_t strategy, int tile) {
                     c.dtag = "nchw";
                     cs.push_back(c);
                 }
-            for (dim_t C : {1, 3, 8, 15, 16, 17, 33}) {
+            for (dim_t C : { 1, 3, 8, 15, 16, 17, 33 }) {
                 jit_case_t c;
-                c.dims = {2, C, 5, 7};
-                for (auto tags : {std::make_pair("nchw", "nChw16c"),
+                c.dims = { 2, C, 5, 7 };
+                for (auto tags : { std::make_pair("nchw", "nChw16c"),
                              std::make_pair("nchw", "nChw8c"), std::make_pair("nchw", "nChw4c"),
                              std::make_pair("nChw16c", "nchw"), std::make_pair("nChw8c", "nhwc"),
-                             std::make_pair("nchw", "nhwc"), std::make_pair("nhwc", "nchw")}) {
+                             std::make_pair("nchw", "nhwc"), std::make_pair("nhwc", "nchw") }) {
                     c.stag = tags.first;
                     c.dtag = tags.second;
                     cs.push_back(c);
@@ -176,12 +176,12 @@ std::vector<jit_case_t> cases_for(kernel_strategy_t strategy, int tile) {
                 c.dtag = "nChw16c";
                 add_attr_variants(c, 1, 2);
             }
-            for (dim_t O : {3, 16, 17})
-                for (dim_t I : {5, 16, 33}) {
+            for (dim_t O : { 3, 16, 17 })
+                for (dim_t I : { 5, 16, 33 }) {
                     jit_case_t c;
-                    c.dims = {O, I, 3, 3};
+                    c.dims = { O, I, 3, 3 };
                     c.stag = "oihw";
-                    for (const char *t : {"OIhw16i16o", "OIhw16o16i", "OIhw8i8o", "hwio"}) {
+                    for (const char *t : { "OIhw16i16o", "OIhw16o16i", "OIhw8i8o", "hwio" }) {
                         c.dtag = t;
                         cs.push_back(c);
                     }
@@ -191,18 +191,18 @@ std::vector<jit_case_t> cases_for(kernel_strategy_t strategy, int tile) {
                 }
             {
                 jit_case_t c;
-                c.dims = {3 * T + 1, 2 * T + 3};
+                c.dims = { 3 * T + 1, 2 * T + 3 };
                 c.stag = "ab";
                 c.dtag = "ba";
                 add_attr_variants(c, 0, 1);
                 // 0-stride (broadcast) src rows
-                c.sstrides = {0, 1};
+                c.sstrides = { 0, 1 };
                 cs.push_back(c);
             }
             {
                 // Larger than a micro tile: split nodes, driver tails.
                 jit_case_t c;
-                c.dims = {300, 257};
+                c.dims = { 300, 257 };
                 c.stag = "ab";
                 c.dtag = "ba";
                 cs.push_back(c);
@@ -210,7 +210,7 @@ std::vector<jit_case_t> cases_for(kernel_strategy_t strategy, int tile) {
                 cs.push_back(c);
                 c.sdt = c.ddt = relayout_bf16;
                 cs.push_back(c);
-                c.dims = {2, 35, 41, 23};
+                c.dims = { 2, 35, 41, 23 };
                 c.sdt = c.ddt = relayout_f32;
                 c.stag = "nchw";
                 c.dtag = "nChw16c";
@@ -223,16 +223,16 @@ std::vector<jit_case_t> cases_for(kernel_strategy_t strategy, int tile) {
         }
         case kernel_strategy_t::interleave: {
             // VNNI-style weight packings: 4i/2i under 16o fill the lanes.
-            for (dim_t O : {1, 5, 16, 17, 33})
-                for (dim_t I : {4, 8, 12, 16, 20, 32}) {
+            for (dim_t O : { 1, 5, 16, 17, 33 })
+                for (dim_t I : { 4, 8, 12, 16, 20, 32 }) {
                     jit_case_t c;
-                    c.dims = {O, I, 3, 3};
-                    for (const char *st : {"oihw", "hwio"})
-                        for (const char *dt : {"OIhw4i16o4i", "OIhw8i16o2i", "ABcd4b8a4b",
-                                     "OIhw2i8o4i"}) {
+                    c.dims = { O, I, 3, 3 };
+                    for (const char *st : { "oihw", "hwio" })
+                        for (const char *dt :
+                                { "OIhw4i16o4i", "OIhw8i16o2i", "ABcd4b8a4b", "OIhw2i8o4i" }) {
                             c.stag = st;
                             c.dtag = dt;
-                            for (data_type_t s : {relayout_f32, relayout_s8, relayout_bf16}) {
+                            for (data_type_t s : { relayout_f32, relayout_s8, relayout_bf16 }) {
                                 c.sdt = s;
                                 c.ddt = s == relayout_f32 ? relayout_s8 : s;
                                 cs.push_back(c);
@@ -242,7 +242,7 @@ std::vector<jit_case_t> cases_for(kernel_strategy_t strategy, int tile) {
             for (data_type_t s : all_dts)
                 for (data_type_t d : all_dts) {
                     jit_case_t c;
-                    c.dims = {20, 16, 3, 3};
+                    c.dims = { 20, 16, 3, 3 };
                     c.sdt = s;
                     c.ddt = d;
                     c.stag = "oihw";
@@ -251,20 +251,20 @@ std::vector<jit_case_t> cases_for(kernel_strategy_t strategy, int tile) {
                 }
             {
                 jit_case_t c;
-                c.dims = {70, 64};
+                c.dims = { 70, 64 };
                 c.stag = "ab";
                 c.dtag = "BA16a64b4a";
                 cs.push_back(c);
                 c.sdt = c.ddt = relayout_s8;
                 cs.push_back(c);
-                c.dims = {2, 20, 16, 3, 3};
+                c.dims = { 2, 20, 16, 3, 3 };
                 c.stag = "goihw";
                 c.dtag = "gOIhw4i16o4i";
                 cs.push_back(c);
                 c.sdt = relayout_f32;
                 c.src_scale_mask = 0;
                 cs.push_back(c);
-                c.dims = {33, 16, 3, 3};
+                c.dims = { 33, 16, 3, 3 };
                 c.stag = "oihw";
                 c.dtag = "OIhw4i16o4i";
                 c.src_zp = 3;
@@ -275,12 +275,12 @@ std::vector<jit_case_t> cases_for(kernel_strategy_t strategy, int tile) {
             break;
         }
         case kernel_strategy_t::scalar: {
-            for (dim_t m : {1, 2, 5})
-                for (dim_t n : {2, 3, 9, 17}) {
+            for (dim_t m : { 1, 2, 5 })
+                for (dim_t n : { 2, 3, 9, 17 }) {
                     jit_case_t c;
-                    c.dims = {m, n};
-                    c.sstrides = {2 * n + 1, 2};
-                    c.dstrides = {2, 2 * m + 3};
+                    c.dims = { m, n };
+                    c.sstrides = { 2 * n + 1, 2 };
+                    c.dstrides = { 2, 2 * m + 3 };
                     for (data_type_t s : all_dts)
                         for (data_type_t d : all_dts) {
                             c.sdt = s;
@@ -326,12 +326,12 @@ INSTANTIATE_TEST_SUITE_P(manifest, jit_kernel_test_t, ::testing::ValuesIn(manife
 // footprint is written, for every ISA: already covered byte-wise above;
 // this checks the CI batch's tail shapes explicitly.
 TEST(jit_reorder, CiTailShapes) {
-    const char *dtags[] = {"aBcd16b", "aBcd8b", "aBcd4b", "aBcd32b"};
-    for (cpu_isa_t isa : {cpu_isa_t::avx512_core, cpu_isa_t::avx2}) {
+    const char *dtags[] = { "aBcd16b", "aBcd8b", "aBcd4b", "aBcd32b" };
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
         for (auto dt : dtags)
-            for (auto dims : {std::vector<dim_t> {2, 17, 5, 3}, std::vector<dim_t> {1, 1, 1, 1},
-                         std::vector<dim_t> {3, 33, 2, 2}, std::vector<dim_t> {2, 64, 3, 3}}) {
+            for (auto dims : { std::vector<dim_t>{ 2, 17, 5, 3 }, std::vector<dim_t>{ 1, 1, 1, 1 },
+                         std::vector<dim_t>{ 3, 33, 2, 2 }, std::vector<dim_t>{ 2, 64, 3, 3 } }) {
                 jit_case_t c;
                 c.dims = dims;
                 c.stag = "nchw";
@@ -344,14 +344,14 @@ TEST(jit_reorder, CiTailShapes) {
 // Destinations beyond the non-temporal threshold take the streaming-store
 // path of the transpose tiles (aligned calls) and the cached one (others).
 TEST(jit_reorder, LargeNonTemporal) {
-    for (cpu_isa_t isa : {cpu_isa_t::avx512_core, cpu_isa_t::avx2}) {
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
         jit_case_t c;
-        c.dims = {3000, 3000};
+        c.dims = { 3000, 3000 };
         c.stag = "ab";
         c.dtag = "ba";
         EXPECT_TRUE(run_jit_case(c, isa));
-        c.dims = {4, 67, 250, 161};
+        c.dims = { 4, 67, 250, 161 };
         c.stag = "nchw";
         c.dtag = "nChw16c";
         c.src_scale_mask = 0;
@@ -359,16 +359,16 @@ TEST(jit_reorder, LargeNonTemporal) {
         EXPECT_TRUE(run_jit_case(c, isa));
         // Conversions with the streamed copy (4 vectors per 64-byte lines).
         c.stag = c.dtag = "nchw";
-        c.dims = {4, 67, 150, 161};
+        c.dims = { 4, 67, 150, 161 };
         c.sdt = relayout_f32;
-        for (data_type_t d : {relayout_f32, relayout_bf16, relayout_f16, relayout_s8,
-                     relayout_u8, relayout_s16})
+        for (data_type_t d : { relayout_f32, relayout_bf16, relayout_f16, relayout_s8, relayout_u8,
+                     relayout_s16 })
             if ((4 + data_type_size(d)) * 4 * 67 * 150 * 161 >= x64::nt_threshold_bytes) {
                 c.ddt = d;
                 EXPECT_TRUE(run_jit_case(c, isa));
             }
-        c.dims = {4, 67 * 4, 150, 161};
-        for (data_type_t d : {relayout_bf16, relayout_s8, relayout_u8}) {
+        c.dims = { 4, 67 * 4, 150, 161 };
+        for (data_type_t d : { relayout_bf16, relayout_s8, relayout_u8 }) {
             c.ddt = d;
             EXPECT_TRUE(run_jit_case(c, isa));
         }
@@ -389,29 +389,29 @@ TEST(jit_reorder, NoScaleReadsForPaddedRows) {
         int mask;
         int32_t dst_zp;
     } table[] = {
-            {{17, 11}, "BA16a16b", "BA16a16b", relayout_f32, relayout_f32, 1, 0},
-            {{17, 11}, "BA16a16b", "BA16a16b", relayout_f32, relayout_f32, 2, 0},
-            {{17, 11}, "BA16a16b", "BA16a16b", relayout_f32, relayout_f32, 3, 0},
-            {{1, 12, 9, 9}, "ABcd16a16b", "ABcd16a16b", relayout_f16, relayout_s16, 9, 57},
-            {{1, 18, 20, 2}, "ABcd16a16b", "ABcd16a16b", relayout_s16, relayout_f16, 1, 0},
-            {{1, 18, 20, 2}, "ABcd16a16b", "ABcd16a16b", relayout_s16, relayout_f16, 2, 0},
-            {{17, 11, 2, 11}, "BAcd16a16b", "BAcd16a16b", relayout_s8, relayout_f32, 13, 0},
-            {{3, 3, 3, 19}, "ABcd8b16a2b", "ABcd8b16a2b", relayout_u8, relayout_s32, 13, 0},
-            {{3, 3, 3, 19}, "ABcd8b16a2b", "ABcd8b16a2b", relayout_u8, relayout_s32, 2, 0},
-            // Plain -> blocked (transpose / interleave) and blocked -> blocked.
-            {{17, 11, 3, 3}, "abcd", "ABcd16a16b", relayout_f32, relayout_s8, 1, 0},
-            {{17, 11, 3, 3}, "abcd", "ABcd16a16b", relayout_f32, relayout_s8, 2, 0},
-            {{19, 5, 3, 3}, "nchw", "ABcd8b16a2b", relayout_f32, relayout_bf16, 3, 0},
-            {{2, 17, 5, 3}, "nchw", "nChw16c", relayout_f32, relayout_u8, 2, 0},
-            {{2, 17, 5, 3}, "nChw8c", "nChw16c", relayout_f32, relayout_f32, 2, 0},
+        { { 17, 11 }, "BA16a16b", "BA16a16b", relayout_f32, relayout_f32, 1, 0 },
+        { { 17, 11 }, "BA16a16b", "BA16a16b", relayout_f32, relayout_f32, 2, 0 },
+        { { 17, 11 }, "BA16a16b", "BA16a16b", relayout_f32, relayout_f32, 3, 0 },
+        { { 1, 12, 9, 9 }, "ABcd16a16b", "ABcd16a16b", relayout_f16, relayout_s16, 9, 57 },
+        { { 1, 18, 20, 2 }, "ABcd16a16b", "ABcd16a16b", relayout_s16, relayout_f16, 1, 0 },
+        { { 1, 18, 20, 2 }, "ABcd16a16b", "ABcd16a16b", relayout_s16, relayout_f16, 2, 0 },
+        { { 17, 11, 2, 11 }, "BAcd16a16b", "BAcd16a16b", relayout_s8, relayout_f32, 13, 0 },
+        { { 3, 3, 3, 19 }, "ABcd8b16a2b", "ABcd8b16a2b", relayout_u8, relayout_s32, 13, 0 },
+        { { 3, 3, 3, 19 }, "ABcd8b16a2b", "ABcd8b16a2b", relayout_u8, relayout_s32, 2, 0 },
+        // Plain -> blocked (transpose / interleave) and blocked -> blocked.
+        { { 17, 11, 3, 3 }, "abcd", "ABcd16a16b", relayout_f32, relayout_s8, 1, 0 },
+        { { 17, 11, 3, 3 }, "abcd", "ABcd16a16b", relayout_f32, relayout_s8, 2, 0 },
+        { { 19, 5, 3, 3 }, "nchw", "ABcd8b16a2b", relayout_f32, relayout_bf16, 3, 0 },
+        { { 2, 17, 5, 3 }, "nchw", "nChw16c", relayout_f32, relayout_u8, 2, 0 },
+        { { 2, 17, 5, 3 }, "nChw8c", "nChw16c", relayout_f32, relayout_f32, 2, 0 },
     };
-    for (cpu_isa_t isa : {cpu_isa_t::avx512_core, cpu_isa_t::avx2}) {
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
         for (const auto &t : table)
-            for (data_type_t sdt : {t.sdt, relayout_f32, relayout_f16, relayout_s16,
-                         relayout_u8, relayout_s8})
+            for (data_type_t sdt :
+                    { t.sdt, relayout_f32, relayout_f16, relayout_s16, relayout_u8, relayout_s8 })
                 for (int side = 0; side < 3; ++side) { // src, dst, both
-                    for (float beta : {0.f, 0.5f}) {
+                    for (float beta : { 0.f, 0.5f }) {
                         jit_case_t c;
                         c.dims = t.dims;
                         c.stag = t.stag;
@@ -436,14 +436,15 @@ TEST(jit_reorder, Compensation) {
     const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
     const uint64_t sa = relayout_extra_flag_scale_adjust;
     int n = 0;
-    for (cpu_isa_t isa : {cpu_isa_t::avx512_core, cpu_isa_t::avx2}) {
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
-        for (data_type_t sdt : {relayout_f32, relayout_s8})
-            for (uint64_t flags : {s8s8, zp, s8s8 | zp, s8s8 | sa}) {
-                for (auto dims : {std::vector<dim_t> {20, 10, 3, 3},
-                             std::vector<dim_t> {17, 35, 1, 1}, std::vector<dim_t> {33, 32, 3, 3}}) {
-                    for (const char *dtag : {"OIhw4i16o4i", "OIhw16i16o", "OIhw2i8o4i", "oihw",
-                                 "hwio", "OIhw8i16o2i"}) {
+        for (data_type_t sdt : { relayout_f32, relayout_s8 })
+            for (uint64_t flags : { s8s8, zp, s8s8 | zp, s8s8 | sa }) {
+                for (auto dims :
+                        { std::vector<dim_t>{ 20, 10, 3, 3 }, std::vector<dim_t>{ 17, 35, 1, 1 },
+                                std::vector<dim_t>{ 33, 32, 3, 3 } }) {
+                    for (const char *dtag : { "OIhw4i16o4i", "OIhw16i16o", "OIhw2i8o4i", "oihw",
+                                 "hwio", "OIhw8i16o2i" }) {
                         jit_case_t c;
                         c.dims = dims;
                         c.sdt = sdt;
@@ -459,7 +460,7 @@ TEST(jit_reorder, Compensation) {
                     }
                 }
                 jit_case_t g;
-                g.dims = {2, 20, 10, 3, 3};
+                g.dims = { 2, 20, 10, 3, 3 };
                 g.sdt = sdt;
                 g.ddt = relayout_s8;
                 g.stag = "goihw";
@@ -470,7 +471,7 @@ TEST(jit_reorder, Compensation) {
                 g.scale_adjust = flags & sa ? 0.5f : 1.f;
                 EXPECT_TRUE(run_jit_case(g, isa, nullptr, ++n));
                 jit_case_t m;
-                m.dims = {70, 33};
+                m.dims = { 70, 33 };
                 m.sdt = sdt;
                 m.ddt = relayout_s8;
                 m.stag = "ab";
@@ -498,11 +499,11 @@ namespace {
 // kernels of every strategy, no mapping of the process is rwx.
 TEST(jit_generator, NoWritableExecutablePages) {
     std::vector<std::unique_ptr<x64::jit_reorder_t>> keep;
-    for (x64::cpu_isa_t isa : {x64::cpu_isa_t::avx512_core, x64::cpu_isa_t::avx2}) {
+    for (x64::cpu_isa_t isa : { x64::cpu_isa_t::avx512_core, x64::cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
-        for (auto tags : {std::make_pair("ab", "ba"), std::make_pair("ab", "ab")}) {
+        for (auto tags : { std::make_pair("ab", "ba"), std::make_pair("ab", "ab") }) {
             jit_case_t c;
-            c.dims = {33, 17};
+            c.dims = { 33, 17 };
             c.stag = tags.first;
             c.dtag = tags.second;
             memory_desc_t s, d;
@@ -519,9 +520,10 @@ TEST(jit_generator, NoWritableExecutablePages) {
     if (!f) GTEST_SKIP() << "no /proc/self/maps";
     char line[512];
     while (std::fgets(line, sizeof(line), f)) {
-        char perms[8] = {0};
-        if (std::sscanf(line, "%*s %7s", perms) == 1)
+        char perms[8] = { 0 };
+        if (std::sscanf(line, "%*s %7s", perms) == 1) {
             EXPECT_FALSE(perms[1] == 'w' && perms[2] == 'x') << line;
+        }
     }
     std::fclose(f);
 }

@@ -41,9 +41,10 @@ struct jit_case_t {
 
     std::string str() const {
         std::string s = std::string(dt2str(sdt)) + ">" + dt2str(ddt) + " ";
-        for (size_t i = 0; i < dims.size(); ++i) s += (i ? "x" : "") + std::to_string(dims[i]);
+        for (size_t i = 0; i < dims.size(); ++i)
+            s += (i ? "x" : "") + std::to_string(dims[i]);
         s += " " + (sstrides.empty() ? stag : std::string("strided")) + ">"
-                + (dstrides.empty() ? dtag : std::string("strided"));
+             + (dstrides.empty() ? dtag : std::string("strided"));
         if (src_scale_mask >= 0) s += " ssc:" + std::to_string(src_scale_mask);
         if (dst_scale_mask >= 0) s += " dsc:" + std::to_string(dst_scale_mask);
         if (src_zp) s += " szp:" + std::to_string(src_zp);
@@ -62,10 +63,10 @@ inline uint32_t f32_bits_of(float f) {
 
 // Values that exercise rounding, saturation and the special cases.
 inline void fill_random(data_type_t dt, void *buf, size_t nelems, std::mt19937 &rng) {
-    static const float specials[] = {0.f, -0.f, 0.5f, -0.5f, 1.5f, 2.5f, -2.5f, 127.5f,
-            128.f, -128.5f, 255.5f, 256.f, -1e10f, 1e10f, 65504.f, 65520.f, 1e-40f, -1e-40f,
-            3e-39f, 6e-8f, 2147483648.f, -2147483904.f, 1.f / 0.f, -1.f / 0.f, 32767.5f,
-            -32768.5f, 65535.5f, 1.00390625f, 1.0078125f};
+    static const float specials[] = { 0.f, -0.f, 0.5f, -0.5f, 1.5f, 2.5f, -2.5f, 127.5f, 128.f,
+        -128.5f, 255.5f, 256.f, -1e10f, 1e10f, 65504.f, 65520.f, 1e-40f, -1e-40f, 3e-39f, 6e-8f,
+        2147483648.f, -2147483904.f, 1.f / 0.f, -1.f / 0.f, 32767.5f, -32768.5f, 65535.5f,
+        1.00390625f, 1.0078125f };
     for (size_t i = 0; i < nelems; ++i) {
         const uint32_t r = rng();
         switch (dt) {
@@ -74,7 +75,7 @@ inline void fill_random(data_type_t dt, void *buf, size_t nelems, std::mt19937 &
                 const int k = r % 10;
                 if (k < 6)
                     v = (float)((int)(rng() % 1601) - 800) / 4.f
-                            + (float)(rng() % 1000) / 1000.f * (k == 0);
+                        + (float)(rng() % 1000) / 1000.f * (k == 0);
                 else if (k < 8)
                     v = specials[rng() % (sizeof(specials) / sizeof(*specials))];
                 else if (k < 9) {
@@ -89,8 +90,8 @@ inline void fill_random(data_type_t dt, void *buf, size_t nelems, std::mt19937 &
                 break;
             }
             case relayout_s32:
-                static_cast<int32_t *>(buf)[i]
-                        = (r % 4 == 0) ? (int32_t)rng() : (int32_t)(rng() % 601) - 300;
+                static_cast<int32_t *>(buf)[i] =
+                        (r % 4 == 0) ? (int32_t)rng() : (int32_t)(rng() % 601) - 300;
                 break;
             case relayout_bf16:
             case relayout_f16:
@@ -156,9 +157,10 @@ inline std::vector<float> make_scales(int mask, const jit_case_t &c, std::mt1993
     size_t n = 1;
     for (size_t d = 0; d < c.dims.size(); ++d)
         if (mask & (1 << d)) n *= c.dims[d];
-    static const float pool[] = {0.5f, 2.f, 3.f, 0.3f, 1.5f, 0.1f, 7.f, 0.25f, 1.f, 1.1f};
+    static const float pool[] = { 0.5f, 2.f, 3.f, 0.3f, 1.5f, 0.1f, 7.f, 0.25f, 1.f, 1.1f };
     std::vector<float> v(n);
-    for (auto &x : v) x = pool[rng() % 10];
+    for (auto &x : v)
+        x = pool[rng() % 10];
     return v;
 }
 
@@ -173,7 +175,7 @@ inline ::testing::AssertionResult run_jit_case(const jit_case_t &c, x64::cpu_isa
         return ::testing::AssertionFailure() << "bad dst desc: " << last_error_message();
     if (c.extra_flags
             && md_set_extra(dmd, c.extra_flags, c.comp_mask, c.zp_comp_mask, c.scale_adjust)
-                    != status_t::success)
+                       != status_t::success)
         return ::testing::AssertionFailure() << "bad extra: " << last_error_message();
     std::mt19937 rng(seed);
     attr_t attr;
@@ -196,12 +198,12 @@ inline ::testing::AssertionResult run_jit_case(const jit_case_t &c, x64::cpu_isa
     std::string name;
     if (x64::jit_reorder_accept(p, isa, name) != status_t::success)
         return ::testing::AssertionFailure()
-                << c.str() << ": jit declined: " << last_error_message();
+               << c.str() << ": jit declined: " << last_error_message();
     if (impl_name) *impl_name = name;
     std::unique_ptr<x64::jit_reorder_t> jit;
     if (x64::jit_reorder_create(p, isa, jit) != status_t::success)
         return ::testing::AssertionFailure()
-                << c.str() << ": jit create failed: " << last_error_message();
+               << c.str() << ": jit create failed: " << last_error_message();
 
     const size_t guard = 64;
     const size_t ssize = md_size(smd), dsize = md_size(dmd);
@@ -251,11 +253,10 @@ inline ::testing::AssertionResult run_jit_case(const jit_case_t &c, x64::cpu_isa
         if (dref[i] != djit[i]) {
             const long off = (long)i - (long)guard;
             return ::testing::AssertionFailure()
-                    << c.str() << " [" << name << " " << jit->dump() << "] plan " << p.dump()
-                    << ": first difference at dst byte " << off << " (element "
-                    << off / (long)data_type_size(c.ddt) << " of "
-                    << dsize / data_type_size(c.ddt) << "): ref 0x" << std::hex
-                    << (int)dref[i] << " jit 0x" << (int)djit[i];
+                   << c.str() << " [" << name << " " << jit->dump() << "] plan " << p.dump()
+                   << ": first difference at dst byte " << off << " (element "
+                   << off / (long)data_type_size(c.ddt) << " of " << dsize / data_type_size(c.ddt)
+                   << "): ref 0x" << std::hex << (int)dref[i] << " jit 0x" << (int)djit[i];
         }
     }
     return ::testing::AssertionSuccess();

@@ -18,16 +18,19 @@ namespace npu {
 namespace test {
 
 inline npu_config_t cfg_of(const std::string &s) {
-    npu_config_t c {};
-    EXPECT_EQ(parse_config(c, s), status_t::success)
-            << s << ": " << last_error_message();
+    npu_config_t c{};
+    EXPECT_EQ(parse_config(c, s), status_t::success) << s << ": " << last_error_message();
     return c;
 }
 
 // The seed's illustration: X = 4, S = 1024, 128-byte alignment.
-inline npu_config_t seed_cfg() { return cfg_of("custom:4:1024:128"); }
+inline npu_config_t seed_cfg() {
+    return cfg_of("custom:4:1024:128");
+}
 
-inline int64_t t_div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
+inline int64_t t_div_up(int64_t a, int64_t b) {
+    return (a + b - 1) / b;
+}
 
 inline int t_scalar(relayout_data_type_t dt) {
     switch (dt) {
@@ -42,9 +45,7 @@ inline int t_scalar(relayout_data_type_t dt) {
 }
 
 inline int t_pack(npu_storage_t s) {
-    return s == npu_storage_t::mode_4n ? 4
-            : s == npu_storage_t::mode_1n ? 1
-                                           : 2;
+    return s == npu_storage_t::mode_4n ? 4 : s == npu_storage_t::mode_1n ? 1 : 2;
 }
 
 struct t_loc_t {
@@ -53,9 +54,8 @@ struct t_loc_t {
 };
 
 // Location of logical element (n, c, h, w) by the seed's formulas.
-inline t_loc_t formula_location(const npu_config_t &cfg,
-        const npu_local_desc_t &d, int64_t n, int64_t c, int64_t h,
-        int64_t w) {
+inline t_loc_t formula_location(const npu_config_t &cfg, const npu_local_desc_t &d, int64_t n,
+        int64_t c, int64_t h, int64_t w) {
     const int64_t X = cfg.npu_num, S = cfg.lmem_bytes, eu = cfg.eu_bytes;
     const int64_t k = t_pack(d.storage);
     const int64_t sd = t_scalar(d.data_type), ed = sd * k;
@@ -101,22 +101,21 @@ inline t_loc_t formula_location(const npu_config_t &cfg,
     }
     t_loc_t l;
     l.npu = (int)((Q + c) % X);
-    l.off = R + ((Q + c) / X * cs + (n / k) * ns + h * hs + w * ws) * ed
-            + (n % k) * sd;
+    l.off = R + ((Q + c) / X * cs + (n / k) * ns + h * hs + w * ws) * ed + (n % k) * sd;
     return l;
 }
 
-#define EXPECT_OK(expr) \
-    do { \
-        const ::relayout::impl::status_t st_ = (expr); \
-        EXPECT_EQ(st_, ::relayout::impl::status_t::success) \
-                << ::relayout::impl::last_error_message(); \
+#define EXPECT_OK(expr)                                                                            \
+    do {                                                                                           \
+        const ::relayout::impl::status_t st_ = (expr);                                             \
+        EXPECT_EQ(st_, ::relayout::impl::status_t::success)                                        \
+                << ::relayout::impl::last_error_message();                                         \
     } while (0)
-#define ASSERT_OK(expr) \
-    do { \
-        const ::relayout::impl::status_t st_ = (expr); \
-        ASSERT_EQ(st_, ::relayout::impl::status_t::success) \
-                << ::relayout::impl::last_error_message(); \
+#define ASSERT_OK(expr)                                                                            \
+    do {                                                                                           \
+        const ::relayout::impl::status_t st_ = (expr);                                             \
+        ASSERT_EQ(st_, ::relayout::impl::status_t::success)                                        \
+                << ::relayout::impl::last_error_message();                                         \
     } while (0)
 
 } // namespace test

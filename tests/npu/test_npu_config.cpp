@@ -23,7 +23,7 @@ class NpuPreset : public ::testing::TestWithParam<preset_case_t> {};
 
 TEST_P(NpuPreset, HasTheDocumentedShape) {
     const auto &p = GetParam();
-    npu_config_t c {};
+    npu_config_t c{};
     ASSERT_OK(parse_config(c, p.name));
     EXPECT_STREQ(c.name, p.name);
     EXPECT_EQ(c.npu_num, p.npu_num);
@@ -31,16 +31,16 @@ TEST_P(NpuPreset, HasTheDocumentedShape) {
     EXPECT_EQ(c.eu_bytes, p.eu_bytes);
     EXPECT_EQ(c.dma_w_stride_one, p.w1);
     EXPECT_OK(validate_config(c));
-    npu_config_t c2 {};
+    npu_config_t c2{};
     ASSERT_OK(config_from_preset(c2, p.name));
     EXPECT_TRUE(c == c2);
 }
 
 INSTANTIATE_TEST_SUITE_P(Presets, NpuPreset,
-        ::testing::Values(preset_case_t {"bm1684", 64, 512 * 1024, 128, 1},
-                preset_case_t {"bm1684x", 64, 256 * 1024, 64, 0},
-                preset_case_t {"bm1688", 32, 128 * 1024, 16, 0},
-                preset_case_t {"bm1690", 64, 256 * 1024, 64, 0}),
+        ::testing::Values(preset_case_t{ "bm1684", 64, 512 * 1024, 128, 1 },
+                preset_case_t{ "bm1684x", 64, 256 * 1024, 64, 0 },
+                preset_case_t{ "bm1688", 32, 128 * 1024, 16, 0 },
+                preset_case_t{ "bm1690", 64, 256 * 1024, 64, 0 }),
         [](const auto &info) { return std::string(info.param.name); });
 
 TEST(NpuConfig, CustomSeedIllustration) {
@@ -54,7 +54,7 @@ TEST(NpuConfig, CustomSeedIllustration) {
 }
 
 TEST(NpuConfig, CustomWithKSuffixBanksAndW1) {
-    npu_config_t c {};
+    npu_config_t c{};
     ASSERT_OK(parse_config(c, "custom:8:64K:32:4:w1"));
     EXPECT_EQ(c.npu_num, 8);
     EXPECT_EQ(c.lmem_bytes, 65536);
@@ -77,40 +77,27 @@ class NpuBadConfig : public ::testing::TestWithParam<bad_config_case_t> {};
 
 TEST_P(NpuBadConfig, IsRejectedWithAMessageNamingTheField) {
     const auto &p = GetParam();
-    npu_config_t c {};
+    npu_config_t c{};
     c.npu_num = 77; // must stay untouched
     EXPECT_EQ(parse_config(c, p.str), status_t::invalid_arguments);
-    EXPECT_NE(last_error_message().find(p.message_part), std::string::npos)
-            << last_error_message();
+    EXPECT_NE(last_error_message().find(p.message_part), std::string::npos) << last_error_message();
     EXPECT_EQ(c.npu_num, 77);
 }
 
 INSTANTIATE_TEST_SUITE_P(Errors, NpuBadConfig,
-        ::testing::Values(
-                bad_config_case_t {"UnknownPreset", "bm9999", "unknown preset"},
-                bad_config_case_t {"Empty", "", "unknown preset"},
-                bad_config_case_t {"TooFewFields", "custom:4:1024",
-                        "expected custom:X:S:EU"},
-                bad_config_case_t {"NotANumber", "custom:4:abc:128",
-                        "S (lmem_bytes)"},
-                bad_config_case_t {"ZeroNpus", "custom:0:1024:128",
-                        "npu_num 0"},
-                bad_config_case_t {"TooManyNpus", "custom:5000:1024:128",
-                        "too large"},
-                bad_config_case_t {"EuNotPow2", "custom:4:1024:96",
-                        "eu_bytes 96"},
-                bad_config_case_t {"EuTooSmall", "custom:4:1024:2",
-                        "eu_bytes 2"},
-                bad_config_case_t {"LmemNotMultiple", "custom:4:1000:128",
-                        "lmem_bytes 1000"},
-                bad_config_case_t {"LmemTooLarge", "custom:64:2097152K:128",
-                        "lmem_bytes"},
-                bad_config_case_t {"BanksDontDivide", "custom:4:1024:128:3",
-                        "banks 3"},
-                bad_config_case_t {"W1NotLast", "custom:4:1024:128:w1:4",
-                        "'w1' must be the last"},
-                bad_config_case_t {"JunkField", "custom:4:1024:128:8:x",
-                        "field 5"}),
+        ::testing::Values(bad_config_case_t{ "UnknownPreset", "bm9999", "unknown preset" },
+                bad_config_case_t{ "Empty", "", "unknown preset" },
+                bad_config_case_t{ "TooFewFields", "custom:4:1024", "expected custom:X:S:EU" },
+                bad_config_case_t{ "NotANumber", "custom:4:abc:128", "S (lmem_bytes)" },
+                bad_config_case_t{ "ZeroNpus", "custom:0:1024:128", "npu_num 0" },
+                bad_config_case_t{ "TooManyNpus", "custom:5000:1024:128", "too large" },
+                bad_config_case_t{ "EuNotPow2", "custom:4:1024:96", "eu_bytes 96" },
+                bad_config_case_t{ "EuTooSmall", "custom:4:1024:2", "eu_bytes 2" },
+                bad_config_case_t{ "LmemNotMultiple", "custom:4:1000:128", "lmem_bytes 1000" },
+                bad_config_case_t{ "LmemTooLarge", "custom:64:2097152K:128", "lmem_bytes" },
+                bad_config_case_t{ "BanksDontDivide", "custom:4:1024:128:3", "banks 3" },
+                bad_config_case_t{ "W1NotLast", "custom:4:1024:128:w1:4", "'w1' must be the last" },
+                bad_config_case_t{ "JunkField", "custom:4:1024:128:8:x", "field 5" }),
         [](const auto &info) { return std::string(info.param.name); });
 
 TEST(NpuConfig, ValidateRejectsHandBuiltConfigs) {

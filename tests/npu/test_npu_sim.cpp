@@ -38,10 +38,9 @@ TEST(NpuSim, ReadOnlySystemBufferRejectsL2S) {
     const npu_config_t cfg = seed_cfg();
     std::unique_ptr<npu_sim_t> sim;
     ASSERT_OK(npu_sim_t::create(sim, cfg));
-    const int64_t d[4] = {1, 2, 1, 4};
+    const int64_t d[4] = { 1, 2, 1, 4 };
     dma_program_t p;
-    ASSERT_OK(gen_l2s(cfg,
-            make_local_desc(0, d, relayout_f32, npu_layout_t::compact),
+    ASSERT_OK(gen_l2s(cfg, make_local_desc(0, d, relayout_f32, npu_layout_t::compact),
             make_sys_continuous(d, relayout_f32), p));
     const std::vector<float> sys(8, 0.f);
     const void *ro = sys.data();
@@ -67,7 +66,7 @@ TEST(NpuSim, OverlappingLocalMoveIsAMemmove) {
     for (int l = 0; l < 4; ++l)
         for (int i = 0; i < 64; ++i)
             sim->lane(l)[i] = (uint8_t)(l * 64 + i);
-    dma_cmd_t c {};
+    dma_cmd_t c{};
     c.dir = dma_dir_t::l2l;
     c.fmt = dma_fmt_t::int8;
     c.shape[0] = 1;
@@ -98,15 +97,13 @@ TEST(NpuSim, LocalMoveAcrossLanes) {
     const npu_config_t cfg = seed_cfg();
     std::unique_ptr<npu_sim_t> sim;
     ASSERT_OK(npu_sim_t::create(sim, cfg));
-    const int64_t d[4] = {2, 3, 4, 5};
+    const int64_t d[4] = { 2, 3, 4, 5 };
     const auto src = make_local_desc(0, d, relayout_f32, npu_layout_t::compact);
-    const auto dst = make_local_desc(
-            1024 + 512, d, relayout_f32, npu_layout_t::aligned);
+    const auto dst = make_local_desc(1024 + 512, d, relayout_f32, npu_layout_t::aligned);
     std::vector<float> host(120);
     for (int i = 0; i < 120; ++i)
         host[i] = (float)i;
-    ASSERT_OK(scatter(make_sys_continuous(d, relayout_f32), host.data(), 480,
-            src, *sim));
+    ASSERT_OK(scatter(make_sys_continuous(d, relayout_f32), host.data(), 480, src, *sim));
     npu_transfer_t t;
     ASSERT_OK(move_local(src, dst, *sim, &t));
     EXPECT_EQ(t.prog.size(), 1u);
@@ -125,7 +122,7 @@ TEST(NpuSim, LocalMoveAcrossLanes) {
 // ---- Host packing ------------------------------------------------------------
 
 TEST(NpuPack, FourNInterleavesBatchesAndZeroesDummies) {
-    const int64_t d[4] = {6, 5, 4, 5};
+    const int64_t d[4] = { 6, 5, 4, 5 };
     std::vector<int8_t> src(6 * 100);
     for (size_t i = 0; i < src.size(); ++i)
         src[i] = (int8_t)(i % 251 - 125);
@@ -142,7 +139,7 @@ TEST(NpuPack, FourNInterleavesBatchesAndZeroesDummies) {
 }
 
 TEST(NpuPack, TwoNInterleavesPairs) {
-    const int64_t d[4] = {3, 5, 4, 5};
+    const int64_t d[4] = { 3, 5, 4, 5 };
     std::vector<uint16_t> src(300);
     for (size_t i = 0; i < src.size(); ++i)
         src[i] = (uint16_t)(i * 977 + 3);
@@ -150,15 +147,14 @@ TEST(NpuPack, TwoNInterleavesPairs) {
     ASSERT_OK(pack_2n(d, relayout_u16, src.data(), packed.data()));
     for (int n = 0; n < 4; ++n)
         for (int chw = 0; chw < 100; ++chw)
-            EXPECT_EQ(packed[(n / 2) * 200 + chw * 2 + n % 2],
-                    n < 3 ? src[n * 100 + chw] : 0);
+            EXPECT_EQ(packed[(n / 2) * 200 + chw * 2 + n % 2], n < 3 ? src[n * 100 + chw] : 0);
     std::vector<uint16_t> back(300);
     ASSERT_OK(unpack_2n(d, relayout_u16, packed.data(), back.data()));
     EXPECT_EQ(back, src);
 }
 
 TEST(NpuPack, TwoICPairsInputChannels) {
-    const int64_t d[4] = {3, 2, 3, 3}; // [I, O, H, W], odd I
+    const int64_t d[4] = { 3, 2, 3, 3 }; // [I, O, H, W], odd I
     std::vector<float> src(3 * 18);
     for (size_t i = 0; i < src.size(); ++i)
         src[i] = 0.5f + (float)i;
@@ -166,41 +162,31 @@ TEST(NpuPack, TwoICPairsInputChannels) {
     ASSERT_OK(pack_2ic(d, src.data(), packed.data()));
     for (int i = 0; i < 4; ++i)
         for (int ohw = 0; ohw < 18; ++ohw)
-            EXPECT_EQ(packed[(i / 2) * 36 + ohw * 2 + i % 2],
-                    i < 3 ? src[i * 18 + ohw] : 0.f);
+            EXPECT_EQ(packed[(i / 2) * 36 + ohw * 2 + i % 2], i < 3 ? src[i * 18 + ohw] : 0.f);
     std::vector<float> back(src.size());
     ASSERT_OK(unpack_2ic(d, packed.data(), back.data()));
     EXPECT_EQ(back, src);
 }
 
 TEST(NpuPack, RejectsWrongTypes) {
-    const int64_t d[4] = {3, 2, 3, 3};
+    const int64_t d[4] = { 3, 2, 3, 3 };
     std::vector<float> a(64), b(64);
-    EXPECT_EQ(pack_4n(d, relayout_f32, a.data(), b.data()),
-            status_t::invalid_arguments);
-    EXPECT_NE(last_error_message().find("4N needs data_type s8 or u8"),
-            std::string::npos);
-    EXPECT_EQ(pack_2n(d, relayout_s8, a.data(), b.data()),
-            status_t::invalid_arguments);
-    EXPECT_EQ(pack_4n(d, relayout_s8, nullptr, b.data()),
-            status_t::invalid_arguments);
+    EXPECT_EQ(pack_4n(d, relayout_f32, a.data(), b.data()), status_t::invalid_arguments);
+    EXPECT_NE(last_error_message().find("4N needs data_type s8 or u8"), std::string::npos);
+    EXPECT_EQ(pack_2n(d, relayout_s8, a.data(), b.data()), status_t::invalid_arguments);
+    EXPECT_EQ(pack_4n(d, relayout_s8, nullptr, b.data()), status_t::invalid_arguments);
 }
 
 TEST(NpuPack, RepackChecksBufferSizes) {
-    const int64_t d[4] = {4, 1, 1, 4};
+    const int64_t d[4] = { 4, 1, 1, 4 };
     const auto s = make_sys_continuous(d, relayout_s8);
     const auto p = make_sys_continuous(d, relayout_s8, npu_storage_t::mode_4n);
     std::vector<int8_t> a(16), b(16);
-    EXPECT_EQ(repack(s, a.data(), 15, p, b.data(), 16),
-            status_t::invalid_arguments);
-    EXPECT_NE(last_error_message().find("source buffer of 15 bytes"),
-            std::string::npos);
-    EXPECT_EQ(repack(s, a.data(), 16, p, b.data(), 12),
-            status_t::invalid_arguments);
-    EXPECT_NE(last_error_message().find("destination buffer of 12 bytes"),
-            std::string::npos);
-    EXPECT_EQ(repack(s, a.data(), 16, p, a.data(), 16),
-            status_t::invalid_arguments);
+    EXPECT_EQ(repack(s, a.data(), 15, p, b.data(), 16), status_t::invalid_arguments);
+    EXPECT_NE(last_error_message().find("source buffer of 15 bytes"), std::string::npos);
+    EXPECT_EQ(repack(s, a.data(), 16, p, b.data(), 12), status_t::invalid_arguments);
+    EXPECT_NE(last_error_message().find("destination buffer of 12 bytes"), std::string::npos);
+    EXPECT_EQ(repack(s, a.data(), 16, p, a.data(), 16), status_t::invalid_arguments);
     EXPECT_NE(last_error_message().find("overlap"), std::string::npos);
 }
 
@@ -211,15 +197,15 @@ TEST(NpuScatter, FourNFromPlainHostTensor) {
     std::unique_ptr<npu_sim_t> sim;
     ASSERT_OK(npu_sim_t::create(sim, cfg));
     sim->fill(0xEE);
-    const int64_t d[4] = {6, 5, 4, 5};
-    const auto local = make_local_desc(
-            0, d, relayout_s8, npu_layout_t::aligned, npu_storage_t::mode_4n);
+    const int64_t d[4] = { 6, 5, 4, 5 };
+    const auto local =
+            make_local_desc(0, d, relayout_s8, npu_layout_t::aligned, npu_storage_t::mode_4n);
     std::vector<int8_t> host(600);
     for (size_t i = 0; i < host.size(); ++i)
         host[i] = (int8_t)(i * 7 + 1);
     npu_transfer_t t;
-    ASSERT_OK(scatter(make_sys_continuous(d, relayout_s8), host.data(),
-            host.size(), local, *sim, &t));
+    ASSERT_OK(scatter(
+            make_sys_continuous(d, relayout_s8), host.data(), host.size(), local, *sim, &t));
     EXPECT_TRUE(t.staged);
     EXPECT_NE(t.listing().find("host_repack("), std::string::npos);
     EXPECT_NE(t.listing().find("fmt=INT8x4"), std::string::npos);
@@ -232,8 +218,7 @@ TEST(NpuScatter, FourNFromPlainHostTensor) {
     // The aligned padding between channels is not written.
     EXPECT_EQ(sim->lane(0)[80], 0xEE);
     std::vector<int8_t> back(600, 0);
-    ASSERT_OK(gather(local, *sim, make_sys_continuous(d, relayout_s8),
-            back.data(), back.size()));
+    ASSERT_OK(gather(local, *sim, make_sys_continuous(d, relayout_s8), back.data(), back.size()));
     EXPECT_EQ(back, host);
 }
 
@@ -242,14 +227,14 @@ TEST(NpuScatter, TwoICOddIFromHostWeights) {
     std::unique_ptr<npu_sim_t> sim;
     ASSERT_OK(npu_sim_t::create(sim, cfg));
     sim->fill(0xEE);
-    const int64_t d[4] = {3, 5, 3, 3};
-    const auto local = make_local_desc(
-            0, d, relayout_f32, npu_layout_t::aligned, npu_storage_t::mode_2ic);
+    const int64_t d[4] = { 3, 5, 3, 3 };
+    const auto local =
+            make_local_desc(0, d, relayout_f32, npu_layout_t::aligned, npu_storage_t::mode_2ic);
     std::vector<float> host(135);
     for (size_t i = 0; i < host.size(); ++i)
         host[i] = (float)i + 0.25f;
-    ASSERT_OK(scatter(make_sys_continuous(d, relayout_f32), host.data(),
-            host.size() * 4, local, *sim));
+    ASSERT_OK(scatter(
+            make_sys_continuous(d, relayout_f32), host.data(), host.size() * 4, local, *sim));
     for (int o = 0; o < 5; ++o)
         for (int hw = 0; hw < 9; ++hw) {
             const t_loc_t l = formula_location(cfg, local, 2, o, hw / 3, hw % 3);
@@ -269,15 +254,12 @@ TEST(NpuScatter, TooSmallHostBufferIsAnErrorAndWritesNothing) {
     std::unique_ptr<npu_sim_t> sim;
     ASSERT_OK(npu_sim_t::create(sim, cfg));
     sim->fill(0x11);
-    const int64_t d[4] = {2, 3, 4, 5};
+    const int64_t d[4] = { 2, 3, 4, 5 };
     std::vector<float> host(120);
     EXPECT_EQ(scatter(make_sys_continuous(d, relayout_f32), host.data(), 476,
-                      make_local_desc(0, d, relayout_f32,
-                              npu_layout_t::aligned),
-                      *sim),
+                      make_local_desc(0, d, relayout_f32, npu_layout_t::aligned), *sim),
             status_t::invalid_arguments);
-    EXPECT_NE(last_error_message().find("system buffer [0, 476)"),
-            std::string::npos)
+    EXPECT_NE(last_error_message().find("system buffer [0, 476)"), std::string::npos)
             << last_error_message();
     for (int l = 0; l < 4; ++l)
         for (int i = 0; i < 1024; ++i)
@@ -285,17 +267,15 @@ TEST(NpuScatter, TooSmallHostBufferIsAnErrorAndWritesNothing) {
 }
 
 TEST(NpuScatter, PlanForOneConfigRunOnAnother) {
-    const int64_t d[4] = {1, 1, 1, 4};
+    const int64_t d[4] = { 1, 1, 1, 4 };
     npu_transfer_t t;
     ASSERT_OK(plan_s2l(seed_cfg(), make_sys_continuous(d, relayout_f32),
             make_local_desc(0, d, relayout_f32, npu_layout_t::aligned), t));
     std::unique_ptr<npu_sim_t> sim;
     ASSERT_OK(npu_sim_t::create(sim, cfg_of("bm1688")));
     float host[4] = {};
-    EXPECT_EQ(execute_transfer(t, *sim, host, nullptr, 16),
-            status_t::invalid_arguments);
-    EXPECT_NE(last_error_message().find("planned for custom"),
-            std::string::npos);
+    EXPECT_EQ(execute_transfer(t, *sim, host, nullptr, 16), status_t::invalid_arguments);
+    EXPECT_NE(last_error_message().find("planned for custom"), std::string::npos);
 }
 
 } // namespace test

@@ -12,7 +12,9 @@ namespace relayout {
 namespace impl {
 namespace {
 
-bool is_nan_f16(uint16_t h) { return (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu); }
+bool is_nan_f16(uint16_t h) {
+    return (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu);
+}
 
 // f16 -> f32 is exact: compare all 65536 values with the F16C instruction.
 TEST(numerics_f16, widening_matches_hardware_for_every_value) {
@@ -111,7 +113,7 @@ TEST(numerics_store, stores_through_every_type) {
 }
 
 TEST(numerics_value, pipeline_order) {
-    value_params_t q {2.f, 4.f, 1.f, 3.f, 0.f, 1.f};
+    value_params_t q{ 2.f, 4.f, 1.f, 3.f, 0.f, 1.f };
     // v = 2 * (5 - 1) = 8; v = 8 / 4 + 3 = 5
     EXPECT_EQ(compute_value(q, 5.f, 0.f), 5.f);
     q.beta = 0.5f;
