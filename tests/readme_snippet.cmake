@@ -11,6 +11,7 @@ string(SUBSTRING "${text}" ${start} -1 rest)
 string(FIND "${rest}" "```" stop)
 string(SUBSTRING "${rest}" 0 ${stop} code)
 file(WRITE ${WORK_DIR}/readme_snippet.cpp "${code}")
+separate_arguments(FLAGS) # "-fsanitize=... -fno-sanitize=..." -> a list
 get_filename_component(lib_dir ${LIB_FILE} DIRECTORY)
 execute_process(COMMAND ${CXX} -std=c++17 -Wall -Werror ${FLAGS} ${WORK_DIR}/readme_snippet.cpp
         -I${INCLUDE_DIR} ${LIB_FILE} -Wl,-rpath,${lib_dir} -o ${WORK_DIR}/readme_snippet
