@@ -80,9 +80,13 @@ status_t check_no_overlap(const memory_desc_t &md) {
                     "strides[%d] = %lld overlaps the elements of the dims inside it "
                     "(which reach offset %lld)",
                     items[i].d, (long long)items[i].stride, (long long)(reach - 1));
-        dim_t step;
+        // The reach, and the size formula's count * stride in bytes, must
+        // both fit in 64 bits.
+        dim_t step, ext;
         if (!mul_no_overflow(items[i].stride, items[i].count - 1, step)
-                || __builtin_add_overflow(reach, step, &reach))
+                || __builtin_add_overflow(reach, step, &reach)
+                || !mul_no_overflow(items[i].stride, items[i].count, ext)
+                || !mul_no_overflow(ext, 16, ext))
             return fail(status_t::invalid_arguments, "strides overflow 64 bits");
     }
     return status_t::success;
