@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "common/utils.hpp"
+#include "md/data_type.hpp"
 #include "relayout/relayout_types.h"
 
 namespace relayout {
@@ -14,12 +16,10 @@ namespace npu {
 
 constexpr int64_t k_int64_max = std::numeric_limits<int64_t>::max();
 
-inline int64_t div_up(int64_t a, int64_t b) {
-    return (a + b - 1) / b;
-}
-inline int64_t round_up(int64_t a, int64_t b) {
-    return div_up(a, b) * b;
-}
+// int64_t versions: the callers mix int64_t and int operands, which the
+// templates of common/utils.hpp do not deduce.
+inline int64_t div_up(int64_t a, int64_t b) { return impl::div_up<int64_t>(a, b); }
+inline int64_t round_up(int64_t a, int64_t b) { return impl::round_up<int64_t>(a, b); }
 
 // Saturating arithmetic on non-negative values: a result that does not fit
 // becomes k_int64_max, which every "fits in the lane" check then rejects.
@@ -34,34 +34,9 @@ inline int64_t sat_add(int64_t a, int64_t b) {
     return r;
 }
 
-// Size of one element in bytes; 0 for undef or an unknown value.
-inline int dt_size(relayout_data_type_t dt) {
-    switch (dt) {
-        case relayout_f16:
-        case relayout_bf16:
-        case relayout_s16:
-        case relayout_u16: return 2;
-        case relayout_f32:
-        case relayout_s32: return 4;
-        case relayout_s8:
-        case relayout_u8: return 1;
-        default: return 0;
-    }
-}
-
-inline const char *dt_name(relayout_data_type_t dt) {
-    switch (dt) {
-        case relayout_f16: return "f16";
-        case relayout_bf16: return "bf16";
-        case relayout_f32: return "f32";
-        case relayout_s32: return "s32";
-        case relayout_s8: return "s8";
-        case relayout_u8: return "u8";
-        case relayout_s16: return "s16";
-        case relayout_u16: return "u16";
-        default: return "undef";
-    }
-}
+// Element facts come from md/data_type.hpp (one definition in the library).
+inline int dt_size(relayout_data_type_t dt) { return (int)data_type_size(dt); }
+inline const char *dt_name(relayout_data_type_t dt) { return dt2str(dt); }
 
 } // namespace npu
 } // namespace impl
