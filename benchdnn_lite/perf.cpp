@@ -5,6 +5,8 @@
 #include <thread>
 #include <vector>
 
+#include <immintrin.h>
+
 #include "perf.hpp"
 
 namespace bdl {
@@ -17,18 +19,68 @@ double now_ms() {
 
 volatile uint64_t sink; // keeps read-only tails from being optimised out
 
-void copy_slice(
-        const uint8_t *src, size_t src_bytes, uint8_t *dst, size_t dst_bytes, int ithr, int nthr) {
+// Non-temporal copy of n bytes: dst aligned to a line first, then whole
+// lines streamed (four per iteration), the rest with memcpy.
+template <typename F>
+void nt_copy_with(uint8_t *dst, const uint8_t *src, size_t n, F lines) {
+    const size_t head = std::min(n, size_t(-reinterpret_cast<uintptr_t>(dst)) & 63);
+    std::memcpy(dst, src, head);
+    const size_t body = (n - head) / 256 * 256;
+    lines(dst + head, src + head, body);
+    std::memcpy(dst + head + body, src + head + body, n - head - body);
+}
+
+__attribute__((target("avx512f"))) void nt_lines_avx512(
+        uint8_t *dst, const uint8_t *src, size_t n) {
+    for (size_t i = 0; i < n; i += 256) {
+        const __m512i a = _mm512_loadu_si512(src + i), b = _mm512_loadu_si512(src + i + 64),
+                      c = _mm512_loadu_si512(src + i + 128), d = _mm512_loadu_si512(src + i + 192);
+        _mm512_stream_si512(reinterpret_cast<__m512i *>(dst + i), a);
+        _mm512_stream_si512(reinterpret_cast<__m512i *>(dst + i + 64), b);
+        _mm512_stream_si512(reinterpret_cast<__m512i *>(dst + i + 128), c);
+        _mm512_stream_si512(reinterpret_cast<__m512i *>(dst + i + 192), d);
+    }
+    _mm_sfence();
+}
+
+__attribute__((target("avx2"))) void nt_lines_avx2(uint8_t *dst, const uint8_t *src, size_t n) {
+    for (size_t i = 0; i < n; i += 64) {
+        const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + i));
+        const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + i + 32));
+        _mm256_stream_si256(reinterpret_cast<__m256i *>(dst + i), a);
+        _mm256_stream_si256(reinterpret_cast<__m256i *>(dst + i + 32), b);
+    }
+    _mm_sfence();
+}
+
+void copy_bytes(uint8_t *dst, const uint8_t *src, size_t n, bool nt) {
+    static const bool avx512 = __builtin_cpu_supports("avx512f");
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    if (nt && avx512)
+        nt_copy_with(dst, src, n, nt_lines_avx512);
+    else if (nt && avx2)
+        nt_copy_with(dst, src, n, nt_lines_avx2);
+    else
+        std::memcpy(dst, src, n);
+}
+
+} // namespace
+
+void stream_copy_slice(
+        const void *src_v, size_t src_bytes, void *dst_v, size_t dst_bytes, int ithr, int nthr) {
+    const auto *src = static_cast<const uint8_t *>(src_v);
+    auto *dst = static_cast<uint8_t *>(dst_v);
     auto range = [&](size_t n, size_t &b, size_t &e) {
         // 64-byte aligned chunks so threads never share a cache line.
         const size_t lines = (n + 63) / 64;
         b = std::min(n, lines * size_t(ithr) / size_t(nthr) * 64);
         e = std::min(n, lines * size_t(ithr + 1) / size_t(nthr) * 64);
     };
+    const bool nt = src_bytes + dst_bytes >= stream_copy_nt_bytes;
     const size_t common = std::min(src_bytes, dst_bytes);
     size_t b, e;
     range(common, b, e);
-    if (e > b) std::memcpy(dst + b, src + b, e - b);
+    if (e > b) copy_bytes(dst + b, src + b, e - b, nt);
     if (src_bytes > common) { // the reorder reads more than it writes
         range(src_bytes - common, b, e);
         uint64_t acc = 0;
@@ -44,23 +96,20 @@ void copy_slice(
         if (e > b) std::memset(dst + common + b, 0, e - b);
     }
 }
-} // namespace
 
 void stream_copy(const void *src, size_t src_bytes, void *dst, size_t dst_bytes) {
     // Threads only pay off once the copy is much longer than a thread start.
     constexpr size_t threaded_bytes = size_t(4) << 20;
-    const auto *s = static_cast<const uint8_t *>(src);
-    auto *d = static_cast<uint8_t *>(dst);
     // Cached: hardware_concurrency() reads /sys and costs ~10 us per call.
     static const int nthr = int(std::max(1u, std::thread::hardware_concurrency()));
     if (src_bytes + dst_bytes < threaded_bytes || nthr == 1) {
-        copy_slice(s, src_bytes, d, dst_bytes, 0, 1);
+        stream_copy_slice(src, src_bytes, dst, dst_bytes, 0, 1);
         return;
     }
     std::vector<std::thread> pool;
     for (int t = 1; t < nthr; ++t)
-        pool.emplace_back(copy_slice, s, src_bytes, d, dst_bytes, t, nthr);
-    copy_slice(s, src_bytes, d, dst_bytes, 0, nthr);
+        pool.emplace_back(stream_copy_slice, src, src_bytes, dst, dst_bytes, t, nthr);
+    stream_copy_slice(src, src_bytes, dst, dst_bytes, 0, nthr);
     for (auto &t : pool)
         t.join();
 }
