@@ -351,8 +351,14 @@ TEST(jit_reorder, LargeNonTemporal) {
         c.stag = "ab";
         c.dtag = "ba";
         EXPECT_TRUE(run_jit_case(c, isa));
+        // Bit copies stream too: whole lines of the plain copy, and the
+        // 8x8 tiles whose rows are adjacent in the dst (ymm pairs).
         c.dims = { 4, 67, 250, 161 };
         c.stag = "nchw";
+        for (const char *t : { "nchw", "nChw8c", "nChw16c" }) {
+            c.dtag = t;
+            EXPECT_TRUE(run_jit_case(c, isa));
+        }
         c.dtag = "nChw16c";
         c.src_scale_mask = 0;
         c.ddt = relayout_s32;
