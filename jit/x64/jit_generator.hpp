@@ -4,6 +4,9 @@
 // generate() it calls), then finalize() switches the pages from read+write
 // to read+execute: code memory is never writable and executable at once
 // (the pages are created without the RWE mode Xbyak would otherwise set).
+// Code memory comes from a process-wide pool of page blocks: blocks of
+// destroyed kernels are reused (one mprotect back to read+write) instead of
+// being unmapped and mapped again.
 // Xbyak 6.68 cannot emit again after readyRE()/reset(), so a generator is
 // used for exactly one kernel and owns that kernel's code for its lifetime.
 #ifndef RELAYOUT_JIT_X64_JIT_GENERATOR_HPP

@@ -32,6 +32,14 @@ status_t new_md(relayout_memory_desc_t *out, const memory_desc_t &md) {
 
 std::atomic<int> g_isa_cap{ relayout_cpu_isa_default };
 
+// A primitive descriptor handle: a shared object holding itself until
+// relayout_primitive_desc_destroy, so that primitives share it (no copy).
+relayout_primitive_desc *pd_handle(std::shared_ptr<relayout_primitive_desc> pd) {
+    relayout_primitive_desc *h = pd.get();
+    h->handle_ref.self = std::move(pd);
+    return h;
+}
+
 } // namespace
 
 namespace relayout {
@@ -575,10 +583,11 @@ relayout_status_t relayout_reorder_primitive_desc_create(
         RL_NOT_NULL(dst_desc, "dst_desc");
         RL_NOT_NULL(src_engine, "src_engine");
         RL_NOT_NULL(dst_engine, "dst_engine");
-        std::unique_ptr<relayout_primitive_desc> pd(new relayout_primitive_desc);
-        const attr_t a = attr ? attr->attr : attr_t();
+        auto pd = std::make_shared<relayout_primitive_desc>();
+        static const attr_t no_attr;
+        const attr_t &a = attr ? attr->attr : no_attr;
         RL_CHECK(reorder_pd_create(*pd, src_desc->md, src_engine, dst_desc->md, dst_engine, a));
-        *reorder_primitive_desc = pd.release();
+        *reorder_primitive_desc = pd_handle(std::move(pd));
         return status_t::success;
     });
 }
@@ -604,9 +613,9 @@ relayout_status_t relayout_reorder_chain_primitive_desc_create(
             v.push_back(mds[i]->md);
             if (i + 1 < n) a.push_back(attrs && attrs[i] ? attrs[i]->attr : attr_t());
         }
-        std::unique_ptr<relayout_primitive_desc> pd(new relayout_primitive_desc);
+        auto pd = std::make_shared<relayout_primitive_desc>();
         RL_CHECK(reorder_chain_pd_create(*pd, v, a, src_engine, dst_engine));
-        *reorder_primitive_desc = pd.release();
+        *reorder_primitive_desc = pd_handle(std::move(pd));
         return status_t::success;
     });
 }
@@ -626,7 +635,7 @@ relayout_status_t relayout_primitive_desc_query_plan(
     return c_guarded([&] {
         RL_NOT_NULL(primitive_desc, "primitive_desc");
         RL_NOT_NULL(plan, "plan");
-        *plan = primitive_desc->plan_str.c_str();
+        *plan = pd_plan_str(*primitive_desc).c_str();
         return status_t::success;
     });
 }
@@ -653,13 +662,17 @@ relayout_status_t relayout_primitive_desc_clone(relayout_primitive_desc_t *primi
         RL_NOT_NULL(primitive_desc, "primitive_desc");
         *primitive_desc = nullptr;
         RL_NOT_NULL(existing_primitive_desc, "existing_primitive_desc");
-        *primitive_desc = new relayout_primitive_desc(*existing_primitive_desc);
+        *primitive_desc =
+                pd_handle(std::make_shared<relayout_primitive_desc>(*existing_primitive_desc));
         return status_t::success;
     });
 }
 
 relayout_status_t relayout_primitive_desc_destroy(relayout_primitive_desc_t primitive_desc) {
-    delete primitive_desc;
+    // Drops the handle's reference; primitives made from it keep theirs.
+    // (A primitive's own descriptor has none: destroying it does nothing.)
+    if (primitive_desc)
+        std::shared_ptr<relayout_primitive_desc>().swap(primitive_desc->handle_ref.self);
     return relayout_success;
 }
 
@@ -678,7 +691,7 @@ relayout_status_t relayout_primitive_get_primitive_desc(
     return c_guarded([&] {
         RL_NOT_NULL(primitive, "primitive");
         RL_NOT_NULL(primitive_desc, "primitive_desc");
-        *primitive_desc = &primitive->pd;
+        *primitive_desc = primitive->pd.get();
         return status_t::success;
     });
 }

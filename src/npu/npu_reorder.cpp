@@ -351,7 +351,7 @@ std::string pipeline_summary(const pipeline_t &p) {
             if (st.xfer.staged) s += " +host_repack";
             continue;
         }
-        s += " +host_reorder(" + st.host_pd.impl_name + ": " + st.host_pd.plan_str + ")";
+        s += " +host_reorder(" + st.host_pd.impl_name + ": " + pd_plan_str(st.host_pd) + ")";
     }
     return s;
 }
@@ -367,7 +367,7 @@ std::string pipeline_listing(const pipeline_t &p) {
         } else {
             s += std::string("host_reorder(") + buf_name(st.from) + " " + md2str(st.host_pd.src_md)
                  + " -> " + buf_name(st.to) + " " + md2str(st.host_pd.dst_md)
-                 + ", impl=" + st.host_pd.impl_name + ", plan=" + st.host_pd.plan_str + ")\n";
+                 + ", impl=" + st.host_pd.impl_name + ", plan=" + pd_plan_str(st.host_pd) + ")\n";
         }
     }
     return s;

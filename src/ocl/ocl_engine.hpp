@@ -32,6 +32,9 @@ struct ocl_engine_t : public relayout_engine {
     void release_memory(relayout_memory &m) override;
     status_t wait_stream(relayout_stream &s) override;
     const reorder_impl_t *reorder_impl() const override;
+    // Kernels are bound to the context; engines of one context share them
+    // (the cached kernels hold the context, so its address is not reused).
+    uint64_t cache_identity() const override { return reinterpret_cast<uintptr_t>(ctx_.get()); }
 
     context_t &ctx() const { return *ctx_; }
     const std::shared_ptr<context_t> &shared_ctx() const { return ctx_; }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
 
 #include "plan/attr.hpp"
 
@@ -17,30 +16,54 @@ struct level_t {
     dim_t cut, stride;
 };
 
+// At most one level per inner block plus the outer one (fixed storage:
+// planning runs at every primitive_desc creation, cache hits included).
+struct levels_t {
+    level_t l[max_ndims + 1];
+    int n = 0;
+    const level_t *begin() const { return l; }
+    const level_t *end() const { return l + n; }
+};
+
 // Levels of dim d in md, innermost first: the inner blocks of d from the
 // innermost outwards, then the outer (strided) level.
-std::vector<level_t> dim_levels(const memory_desc_t &md, int d) {
+levels_t dim_levels(const memory_desc_t &md, int d) {
     const auto &bd = md.blocking;
-    std::vector<level_t> lv;
+    levels_t lv;
     dim_t cut = 1, inner_stride = 1;
-    for (int i = bd.inner_nblks - 1; i >= 0; --i) {
+    for (int i = std::min(bd.inner_nblks, max_ndims) - 1; i >= 0; --i) {
         if (bd.inner_idxs[i] == d) {
-            lv.push_back({ cut, inner_stride });
+            lv.l[lv.n++] = { cut, inner_stride };
             cut *= bd.inner_blks[i];
         }
         inner_stride *= bd.inner_blks[i];
     }
-    lv.push_back({ cut, bd.strides[d] });
+    lv.l[lv.n++] = { cut, bd.strides[d] };
     return lv;
 }
 
 // Stride of a step of `c` logical positions; c is a multiple of some cut.
-dim_t stride_at(const std::vector<level_t> &lv, dim_t c) {
-    const level_t *best = &lv[0];
+dim_t stride_at(const levels_t &lv, dim_t c) {
+    const level_t *best = &lv.l[0];
     for (const auto &l : lv)
         if (l.cut <= c && c % l.cut == 0) best = &l;
     return best->stride * (c / best->cut);
 }
+
+// The sorted union of both sides' cuts of one dim.
+struct cuts_t {
+    dim_t c[2 * (max_ndims + 1)];
+    int n = 0;
+    void insert(dim_t v) {
+        int i = n;
+        while (i > 0 && c[i - 1] > v)
+            --i;
+        if (i > 0 && c[i - 1] == v) return;
+        std::copy_backward(c + i, c + n, c + n + 1);
+        c[i] = v;
+        ++n;
+    }
+};
 
 // Offset contribution of logical position i along dim d (offset0 excluded);
 // the layout formula is separable per dim.
@@ -246,29 +269,30 @@ status_t plan_create(
     mask_strides(p.zp_comp ? dst.extra.asymm_compensation_mask : 0, ndims, dst.padded_dims, zstr);
 
     std::vector<node_t> nodes;
+    nodes.reserve(size_t(ndims + src.blocking.inner_nblks + dst.blocking.inner_nblks));
     for (int d = 0; d < ndims; ++d) {
-        const auto sl = dim_levels(src, d);
-        const auto dl = dim_levels(dst, d);
-        std::set<dim_t> cuts;
+        const levels_t sl = dim_levels(src, d);
+        const levels_t dl = dim_levels(dst, d);
+        cuts_t cuts;
         for (const auto &l : sl)
             cuts.insert(l.cut);
         for (const auto &l : dl)
             cuts.insert(l.cut);
         bool chain = true;
         dim_t prev = 1;
-        for (dim_t c : cuts) {
-            if (c % prev) chain = false;
-            prev = c;
+        for (int k = 0; k < cuts.n; ++k) {
+            if (cuts.c[k] % prev) chain = false;
+            prev = cuts.c[k];
         }
-        const dim_t top = *cuts.rbegin();
+        const dim_t top = cuts.c[cuts.n - 1];
         const dim_t padded = std::max(src.padded_dims[d], dst.padded_dims[d]);
         if (chain) {
             const dim_t extent = round_up(padded, top);
             p.check[d] = extent > p.dims[d];
-            std::vector<dim_t> cv(cuts.begin(), cuts.end());
-            for (size_t k = 0; k < cv.size(); ++k) {
+            const dim_t *cv = cuts.c;
+            for (int k = 0; k < cuts.n; ++k) {
                 const dim_t c = cv[k];
-                const dim_t n = k + 1 < cv.size() ? cv[k + 1] / c : extent / c;
+                const dim_t n = k + 1 < cuts.n ? cv[k + 1] / c : extent / c;
                 node_t nd;
                 nd.n = n;
                 nd.is = stride_at(sl, c);

@@ -52,11 +52,11 @@ template <x64::cpu_isa_t isa>
 status_t jit_init(relayout_primitive_desc &pd) {
     if (pd.src_engine->kind != relayout_cpu || pd.dst_engine->kind != relayout_cpu)
         return fail(status_t::unimplemented, "jit runs on cpu engines only");
-    std::string name, kplan;
+    std::string kplan;
     const bool verbose = verbose_level() > 0;
-    RL_CHECK(x64::jit_reorder_accept(pd.plan, isa, name, verbose ? &kplan : nullptr));
-    pd.impl_name = name;                       // jit:<isa>:<strategy>; part of the cache key
-    if (verbose) pd.plan_str += " | " + kplan; // the kernel/driver split
+    // impl_name becomes jit:<isa>:<strategy> (part of the cache key).
+    RL_CHECK(x64::jit_reorder_accept(pd.plan, isa, pd.impl_name, verbose ? &kplan : nullptr));
+    if (verbose) pd.plan_detail = " | " + kplan; // the kernel/driver split
     return status_t::success;
 }
 

@@ -3,13 +3,17 @@
 #ifndef RELAYOUT_RUNTIME_OBJECTS_HPP
 #define RELAYOUT_RUNTIME_OBJECTS_HPP
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 
+#include "common/lazy.hpp"
 #include "md/memory_desc.hpp"
 #include "plan/attr.hpp"
 #include "plan/plan.hpp"
 #include "ref/ref_reorder.hpp"
+#include "runtime/kernel_key.hpp"
 
 struct relayout_memory_desc {
     relayout::impl::memory_desc_t md;
@@ -27,8 +31,18 @@ struct reorder_impl_t;
 // own what lives on the device: memory objects and the reorders that touch
 // them (tried before the cpu implementation list).
 struct relayout_engine {
-    explicit relayout_engine(relayout_engine_kind_t k, size_t i) : kind(k), index(i) {}
+    explicit relayout_engine(relayout_engine_kind_t k, size_t i)
+            : kind(k), index(i), uid_(next_uid()) {}
     virtual ~relayout_engine() = default;
+
+    // What the kernels of device reorders are bound to, for the kernel
+    // cache key: 0 for every cpu engine (cpu kernels run anywhere); for
+    // other engines an id unique to this engine object and never reused
+    // (two engines of one index, or user contexts, never share a kernel).
+    // Engines whose objects share their device state (one OpenCL context)
+    // may return an identity of that state instead, which must stay unique
+    // while any kernel built for it is cached.
+    virtual uint64_t cache_identity() const { return kind == relayout_cpu ? 0 : uid_; }
 
     // A memory of this engine over `handle` (a user object, or
     // RELAYOUT_MEMORY_ALLOCATE, or RELAYOUT_MEMORY_NONE).
@@ -50,6 +64,13 @@ struct relayout_engine {
 
     relayout_engine_kind_t kind;
     size_t index;
+
+private:
+    static uint64_t next_uid() {
+        static std::atomic<uint64_t> n{ 1 };
+        return n.fetch_add(1, std::memory_order_relaxed);
+    }
+    uint64_t uid_;
 };
 
 struct relayout_stream {
@@ -85,21 +106,47 @@ struct reorder_impl_t;
 } // namespace impl
 } // namespace relayout
 
-struct relayout_primitive_desc {
+// Immutable once created (the C API hands out const pointers only), so the
+// strings only verbose mode and queries need are built on first use, and
+// primitives share one copy (shared_from_this: a primitive's own copy).
+struct relayout_primitive_desc : std::enable_shared_from_this<relayout_primitive_desc> {
     relayout::impl::memory_desc_t src_md, dst_md;
     relayout_engine *src_engine, *dst_engine;
     relayout::impl::attr_t attr;
     relayout::impl::plan_t plan;
     const relayout::impl::reorder_impl_t *impl = nullptr;
     std::string impl_name;
+    // Device implementations write their plan summary here in init. For
+    // blocked pairs it stays empty: read the plan with pd_plan_str()
+    // (runtime/reorder.hpp), which builds it on first use.
     std::string plan_str;
-    std::string key; // kernel cache key
-    std::string attr_str;
-    std::string engine_program; // device impls: the generated program as text
+    relayout::impl::kernel_key_t key; // kernel cache key
+    std::string engine_program;       // device impls: the generated program as text
+    int chain_steps = 0;              // > 0: made from a chain of this many reorders
+    // Appended to the plan string: the JIT's kernel/driver split, filled in
+    // init only when verbose mode is on (as it always was).
+    std::string plan_detail;
+
+    // Built on first use (pd_plan_str).
+    relayout::impl::lazy_t<std::string> lazy_plan_str;
+    // The immutable copy that the primitives made from a descriptor that is
+    // not shared (an internal one) share, made by the first of them.
+    relayout::impl::lazy_t<std::shared_ptr<const relayout_primitive_desc>> shared_copy;
+
+    // C handles (src/api) are shared objects that hold themselves until
+    // relayout_primitive_desc_destroy, so primitives keep the descriptor
+    // instead of copying it. A copy of the descriptor does not copy this.
+    struct handle_ref_t {
+        std::shared_ptr<relayout_primitive_desc> self;
+        handle_ref_t() = default;
+        handle_ref_t(const handle_ref_t &) {}
+        handle_ref_t &operator=(const handle_ref_t &) { return *this; }
+    } handle_ref;
 };
 
 struct relayout_primitive {
-    relayout_primitive_desc pd;
+    // Shared with the other primitives of the same descriptor object.
+    std::shared_ptr<const relayout_primitive_desc> pd;
     std::shared_ptr<const relayout::impl::kernel_t> kernel;
 };
 

@@ -4,6 +4,7 @@
 #include <list>
 #include <mutex>
 #include <unordered_map>
+#include <vector>
 
 #include "common/env.hpp"
 
@@ -24,10 +25,12 @@ public:
         if (capacity_ < 0) capacity_ = 0;
     }
 
-    status_t get_or_create(const std::string &key,
+    status_t get_or_create(const kernel_key_t &key,
             const std::function<status_t(kernel_ptr_t &)> &create, kernel_ptr_t &out, bool &hit) {
         std::shared_future<result_t> fut;
-        std::promise<result_t> promise;
+        // Only a builder needs one (a promise allocates its shared state).
+        std::unique_ptr<std::promise<result_t>> promise;
+        std::vector<std::shared_future<result_t>> evicted; // destroyed unlocked
         bool builder = false;
         {
             std::lock_guard<std::mutex> lock(m_);
@@ -40,10 +43,12 @@ public:
                     fut = it->second.fut;
                 } else {
                     builder = true;
-                    fut = promise.get_future().share();
-                    lru_.push_front(key);
-                    map_[key] = { fut, lru_.begin() };
-                    evict();
+                    promise.reset(new std::promise<result_t>());
+                    fut = promise->get_future().share();
+                    auto ins = map_.emplace(key, entry_t{ fut, {} }).first;
+                    lru_.push_front(&ins->first); // map nodes do not move
+                    ins->second.pos = lru_.begin();
+                    evict(evicted);
                 }
             }
         }
@@ -59,7 +64,7 @@ public:
         r.status = create(r.kernel);
         if (r.status != status_t::success) r.message = last_error_message();
         if (fut.valid()) {
-            promise.set_value(r);
+            promise->set_value(r);
             if (r.status != status_t::success) {
                 // Failures are not cached: a later call retries.
                 std::lock_guard<std::mutex> lock(m_);
@@ -80,9 +85,10 @@ public:
         return capacity_;
     }
     void set_capacity(int c) {
+        std::vector<std::shared_future<result_t>> evicted; // destroyed unlocked
         std::lock_guard<std::mutex> lock(m_);
         capacity_ = c;
-        evict();
+        evict(evicted);
     }
     int size() {
         std::lock_guard<std::mutex> lock(m_);
@@ -90,20 +96,26 @@ public:
     }
 
 private:
+    // The list points at the keys held by the map, most recent first.
+    using lru_t = std::list<const kernel_key_t *>;
     struct entry_t {
         std::shared_future<result_t> fut;
-        std::list<std::string>::iterator pos;
+        lru_t::iterator pos;
     };
-    void evict() {
+    // Kernels are destroyed by the caller once it has released the lock
+    // (freeing a kernel's code and label tables is not free).
+    void evict(std::vector<std::shared_future<result_t>> &evicted) {
         while ((int)map_.size() > capacity_) {
-            map_.erase(lru_.back());
+            auto it = map_.find(*lru_.back());
             lru_.pop_back();
+            evicted.push_back(std::move(it->second.fut));
+            map_.erase(it);
         }
     }
     std::mutex m_;
     int capacity_;
-    std::list<std::string> lru_;
-    std::unordered_map<std::string, entry_t> map_;
+    lru_t lru_;
+    std::unordered_map<kernel_key_t, entry_t, kernel_key_hash_t> map_;
 };
 
 lru_cache_t &cache() {
@@ -129,7 +141,7 @@ int cache_size() {
     return cache().size();
 }
 
-status_t cache_get_or_create(const std::string &key,
+status_t cache_get_or_create(const kernel_key_t &key,
         const std::function<status_t(kernel_ptr_t &)> &create, kernel_ptr_t &out, bool &hit) {
     return cache().get_or_create(key, create, out, hit);
 }

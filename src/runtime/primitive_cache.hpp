@@ -22,7 +22,7 @@ int cache_size();
 // Returns the kernel for `key`, building it with `create` on a miss. Sets
 // `hit` to whether it was found (a thread that waited for another's build
 // counts as a hit).
-status_t cache_get_or_create(const std::string &key,
+status_t cache_get_or_create(const kernel_key_t &key,
         const std::function<status_t(kernel_ptr_t &)> &create, kernel_ptr_t &out, bool &hit);
 
 } // namespace impl

@@ -21,38 +21,65 @@ std::string scales2str(const scales_t &s) {
     return r;
 }
 
-// Everything a kernel bakes in: both layouts, data types and the attribute
-// structure (scale values are passed at execution).
-std::string md_key(const memory_desc_t &md) {
-    std::string k = std::to_string(md.ndims) + ":" + std::to_string((int)md.data_type) + ":"
-                    + std::to_string((int)md.format_kind) + ":" + std::to_string(md.offset0);
-    for (int d = 0; d < md.ndims; ++d)
-        k += "," + std::to_string(md.dims[d]) + "/" + std::to_string(md.padded_dims[d]) + "/"
-             + std::to_string(md.blocking.strides[d]);
-    for (int i = 0; i < md.blocking.inner_nblks; ++i)
-        k += ";" + std::to_string(md.blocking.inner_blks[i]) + "@"
-             + std::to_string(md.blocking.inner_idxs[i]);
-    k += "|" + std::to_string(md.extra.flags) + "," + std::to_string(md.extra.compensation_mask)
-         + "," + std::to_string(md.extra.asymm_compensation_mask) + ","
-         + std::to_string(md.extra.scale_adjust);
+// The cache key holds everything a kernel bakes in: the implementation,
+// both layouts with their data types, the attribute structure (scale values
+// are passed at execution, so one kernel serves any values) and, for device
+// reorders, the engines. Fields are written whole (floats as bits), never
+// as rounded text.
+void key_add_md(kernel_key_t &k, const memory_desc_t &md) {
+    auto pair = [](int64_t lo, int64_t hi) { return uint64_t(uint32_t(lo)) | uint64_t(hi) << 32; };
+    const int ndims = std::min(std::max(md.ndims, 0), max_ndims);
+    const int nblks = std::min(std::max(md.blocking.inner_nblks, 0), max_ndims);
+    k.add(pair(md.ndims, (int)md.data_type));
+    k.add(pair((int)md.format_kind, md.blocking.inner_nblks));
+    k.add(uint64_t(md.offset0));
+    for (int d = 0; d < ndims; ++d) {
+        k.add(uint64_t(md.dims[d]));
+        k.add(uint64_t(md.padded_dims[d]));
+        k.add(uint64_t(md.padded_offsets[d]));
+        k.add(uint64_t(md.blocking.strides[d]));
+    }
+    for (int i = 0; i < nblks; ++i)
+        k.add(pair(md.blocking.inner_blks[i], md.blocking.inner_idxs[i]));
+    k.add(md.extra.flags);
+    k.add(pair(md.extra.compensation_mask, md.extra.asymm_compensation_mask));
+    k.add_f32(md.extra.scale_adjust);
     // Device kinds: the layout (address, engine config, ...) is the payload.
     if (md.format_kind == relayout_format_kind_image2d
             || md.format_kind == relayout_format_kind_npu_local) {
-        static const char hex[] = "0123456789abcdef";
-        k += "|p" + std::to_string(md.payload.size_bytes) + ":";
-        for (unsigned char b : md.payload.bytes) {
-            k += hex[b >> 4];
-            k += hex[b & 15];
-        }
+        k.add(md.payload.size_bytes);
+        k.add_bytes(md.payload.bytes, sizeof(md.payload.bytes));
     }
-    return k;
 }
 
-std::string attr_key(const attr_t &a) {
-    return std::to_string(a.src_scales.is_set() ? a.src_scales.mask : -1) + ","
-           + std::to_string(a.dst_scales.is_set() ? a.dst_scales.mask : -1) + ","
-           + std::to_string(a.src_zp) + "," + std::to_string(a.dst_zp) + ","
-           + std::to_string(a.beta);
+// `values`: device kernels may keep the scale values (cpu kernels take them
+// at execution). Identity scales always count: they make a bit copy.
+void key_add_scales(kernel_key_t &k, const scales_t &s, bool values) {
+    k.add(s.is_set() ? uint64_t(uint32_t(s.mask)) : ~uint64_t(0));
+    k.add(s.is_identity() ? 1 : 0);
+    if (!values) return;
+    k.add(s.values.size());
+    for (float v : s.values)
+        k.add_f32(v);
+}
+
+void make_key(kernel_key_t &k, const relayout_primitive_desc &pd) {
+    const bool device = pd.src_engine->kind != relayout_cpu || pd.dst_engine->kind != relayout_cpu;
+    k.clear();
+    k.add(reinterpret_cast<uintptr_t>(pd.impl));
+    k.add_bytes(pd.impl_name.data(), pd.impl_name.size());
+    key_add_md(k, pd.src_md);
+    key_add_md(k, pd.dst_md);
+    key_add_scales(k, pd.attr.src_scales, device);
+    key_add_scales(k, pd.attr.dst_scales, device);
+    k.add(uint64_t(uint32_t(pd.attr.src_zp)) | uint64_t(uint32_t(pd.attr.dst_zp)) << 32);
+    k.add_f32(pd.attr.beta);
+    // Device kernels belong to their engine's device state (context).
+    if (device)
+        for (const relayout_engine *e : { pd.src_engine, pd.dst_engine }) {
+            k.add(uint64_t(e->kind));
+            k.add(e->cache_identity());
+        }
 }
 
 } // namespace
@@ -109,6 +136,13 @@ status_t reorder_pd_create(relayout_primitive_desc &pd, const memory_desc_t &src
     pd.src_engine = src_engine;
     pd.dst_engine = dst_engine;
     pd.attr = attr;
+    // What earlier use of the object may have left (strings built on demand).
+    pd.impl = nullptr;
+    pd.plan_str.clear();
+    pd.plan_detail.clear();
+    pd.chain_steps = 0;
+    pd.lazy_plan_str = lazy_t<std::string>();
+    pd.shared_copy = lazy_t<std::shared_ptr<const relayout_primitive_desc>>();
     if (src.format_kind == relayout_format_kind_any)
         return fail(status_t::invalid_arguments,
                 "src: format_kind any is only allowed for the destination");
@@ -117,23 +151,23 @@ status_t reorder_pd_create(relayout_primitive_desc &pd, const memory_desc_t &src
     // The cpu planner plans blocked pairs; device kinds plan in their impl.
     const bool blocked_pair =
             pd.src_md.format_kind == relayout_blocked && pd.dst_md.format_kind == relayout_blocked;
+    // The plan string is built on first use (pd_plan_str).
     if (blocked_pair) RL_CHECK(plan_create(pd.plan, pd.src_md, pd.dst_md, attr));
-    if (blocked_pair) pd.plan_str = pd.plan.dump();
-    pd.attr_str = attr2str(attr);
 
     // Engines that hold device memory run the reorders that touch it.
-    std::vector<const reorder_impl_t *> candidates;
+    std::vector<const reorder_impl_t *> device_impls;
     for (relayout_engine *e : { src_engine, dst_engine })
         if (e->kind != relayout_cpu && e->reorder_impl()
-                && (candidates.empty() || candidates.back() != e->reorder_impl()))
-            candidates.push_back(e->reorder_impl());
-    if (candidates.empty() && !blocked_pair)
+                && (device_impls.empty() || device_impls.back() != e->reorder_impl()))
+            device_impls.push_back(e->reorder_impl());
+    if (device_impls.empty() && !blocked_pair)
         return fail(status_t::invalid_arguments,
                 "reorder: src " + md2str(pd.src_md) + " and dst " + md2str(pd.dst_md)
                         + " are on cpu engines, which need blocked descriptors (image2d "
                           "and npu_local descriptors go with their device engine)");
-    const bool device = !candidates.empty();
-    if (candidates.empty()) candidates = reorder_impl_list();
+    const bool device = !device_impls.empty();
+    const std::vector<const reorder_impl_t *> &candidates =
+            device ? device_impls : reorder_impl_list();
 
     std::string declined;
     for (const reorder_impl_t *impl : candidates) {
@@ -155,13 +189,20 @@ status_t reorder_pd_create(relayout_primitive_desc &pd, const memory_desc_t &src
         return fail(status_t::unimplemented, "no reorder implementation for src "
                                                      + md2str(pd.src_md) + " dst "
                                                      + md2str(pd.dst_md) + " (" + declined + ")");
-    pd.key =
-            pd.impl_name + "|" + md_key(pd.src_md) + "|" + md_key(pd.dst_md) + "|" + attr_key(attr);
-    // Device kernels belong to their engine's device (context).
-    if (src_engine->kind != relayout_cpu || dst_engine->kind != relayout_cpu)
-        for (relayout_engine *e : { src_engine, dst_engine })
-            pd.key += "|e" + std::to_string((int)e->kind) + ":" + std::to_string(e->index);
+    make_key(pd.key, pd);
     return status_t::success;
+}
+
+const std::string &pd_plan_str(const relayout_primitive_desc &pd) {
+    return pd.lazy_plan_str.get([&pd] {
+        std::string s;
+        if (pd.chain_steps > 0) s = "chain of " + std::to_string(pd.chain_steps) + " fused: ";
+        // Device implementations write their own; blocked pairs have a plan.
+        const bool planned = pd.src_md.format_kind == relayout_blocked
+                             && pd.dst_md.format_kind == relayout_blocked;
+        s += !pd.plan_str.empty() || !planned ? pd.plan_str : pd.plan.dump();
+        return s + pd.plan_detail;
+    });
 }
 
 namespace {
@@ -237,31 +278,48 @@ status_t reorder_chain_pd_create(relayout_primitive_desc &pd, const std::vector<
                 "reorder chain: the source type leaves and comes back unchanged; the "
                 "single reorder would copy bits the chain converts");
     RL_CHECK(reorder_pd_create(pd, a, src_engine, c, dst_engine, attrs.back()));
-    pd.plan_str = "chain of " + std::to_string(n - 1) + " fused: " + pd.plan_str;
+    pd.chain_steps = (int)(n - 1); // "chain of N fused: " in the plan string
     return status_t::success;
 }
 
+namespace {
+
+// The descriptor a primitive keeps: the descriptor itself when it is shared
+// already (a primitive's own, from relayout_primitive_get_primitive_desc),
+// else one copy per descriptor object, made by its first primitive.
+std::shared_ptr<const relayout_primitive_desc> shared_pd(const relayout_primitive_desc &pd) {
+    if (auto self = pd.weak_from_this().lock()) return self;
+    return pd.shared_copy.get([&pd] {
+        return std::shared_ptr<const relayout_primitive_desc>(
+                std::make_shared<relayout_primitive_desc>(pd));
+    });
+}
+
+} // namespace
+
 status_t primitive_create(relayout_primitive *&prim, const relayout_primitive_desc &pd) {
-    const double t0 = verbose_level() ? now_ms() : 0.;
+    const bool verbose = verbose_level() > 0;
+    const double t0 = verbose ? now_ms() : 0.;
     kernel_ptr_t kernel;
     bool hit = false;
     RL_CHECK(cache_get_or_create(
             pd.key, [&](kernel_ptr_t &k) { return pd.impl->create_kernel(pd, k); }, kernel, hit));
-    prim = new (std::nothrow) relayout_primitive;
-    if (!prim) return fail(status_t::out_of_memory, "primitive: out of memory");
-    prim->pd = pd;
-    prim->kernel = std::move(kernel);
-    if (verbose_level())
+    std::unique_ptr<relayout_primitive> p(new (std::nothrow) relayout_primitive);
+    if (!p) return fail(status_t::out_of_memory, "primitive: out of memory");
+    p->pd = shared_pd(pd);
+    p->kernel = std::move(kernel);
+    if (verbose)
         verbose_print(std::string("create:") + (hit ? "cache_hit" : "cache_miss") + ",reorder,"
                       + pd.impl_name + ",src:" + md2str(pd.src_md) + ",dst:" + md2str(pd.dst_md)
-                      + ",attr:" + pd.attr_str + ",plan:" + pd.plan_str + ","
+                      + ",attr:" + attr2str(pd.attr) + ",plan:" + pd_plan_str(pd) + ","
                       + std::to_string(now_ms() - t0));
+    prim = p.release();
     return status_t::success;
 }
 
 status_t primitive_execute(const relayout_primitive &prim, relayout_stream *stream,
         const relayout_memory *src, relayout_memory *dst) {
-    const auto &pd = prim.pd;
+    const relayout_primitive_desc &pd = *prim.pd;
     if (!stream) return fail(status_t::invalid_arguments, "execute: stream is NULL");
     if (!src) return fail(status_t::invalid_arguments, "execute: the src argument is missing");
     if (!dst) return fail(status_t::invalid_arguments, "execute: the dst argument is missing");
@@ -303,7 +361,7 @@ status_t primitive_execute(const relayout_primitive &prim, relayout_stream *stre
     RL_CHECK(prim.kernel->execute(ctx));
     if (verbose_level())
         verbose_print("exec,reorder," + pd.impl_name + ",src:" + md2str(pd.src_md)
-                      + ",dst:" + md2str(pd.dst_md) + ",attr:" + pd.attr_str + ","
+                      + ",dst:" + md2str(pd.dst_md) + ",attr:" + attr2str(pd.attr) + ","
                       + std::to_string(now_ms() - t0));
     return status_t::success;
 }

@@ -22,6 +22,12 @@ status_t reorder_pd_create(relayout_primitive_desc &pd, const memory_desc_t &src
 status_t reorder_chain_pd_create(relayout_primitive_desc &pd, const std::vector<memory_desc_t> &mds,
         const std::vector<attr_t> &attrs, relayout_engine *src_engine, relayout_engine *dst_engine);
 
+// The plan in one line (relayout_primitive_desc_query_plan, verbose mode),
+// built on the first call; thread-safe.
+const std::string &pd_plan_str(const relayout_primitive_desc &pd);
+
+// A primitive: the kernel from the cache (built on a miss) and the
+// descriptor, shared with the other primitives made from the same object.
 status_t primitive_create(relayout_primitive *&prim, const relayout_primitive_desc &pd);
 
 status_t primitive_execute(const relayout_primitive &prim, relayout_stream *stream,

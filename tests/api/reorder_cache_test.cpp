@@ -1,0 +1,177 @@
+// The kernel cache through the public API: problems that differ only in
+// what the old text key rounded or left out get their own kernel (and the
+// right numbers), device engines do not share kernels by index, verbose
+// lines and plan queries read as before, and primitives outlive the
+// descriptor handle they were made from.
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "relayout/relayout.hpp"
+#include "relayout/relayout_npu.hpp"
+
+namespace {
+
+using namespace relayout;
+using dt = memory::data_type;
+using tag = memory::format_tag;
+
+engine &cpu() {
+    static engine e(engine::kind::cpu, 0);
+    return e;
+}
+
+struct verbose_capture_t {
+    verbose_capture_t() {
+        set_verbose(1);
+        testing::internal::CaptureStdout();
+    }
+    std::string stop() {
+        std::string s = testing::internal::GetCapturedStdout();
+        set_verbose(0);
+        return s;
+    }
+};
+
+std::vector<std::string> lines_with(const std::string &out, const std::string &prefix) {
+    std::vector<std::string> r;
+    size_t p = 0;
+    while (p < out.size()) {
+        size_t e = out.find('\n', p);
+        if (e == std::string::npos) e = out.size();
+        const std::string l = out.substr(p, e - p);
+        if (l.rfind(prefix, 0) == 0) r.push_back(l);
+        p = e + 1;
+    }
+    return r;
+}
+
+// f32 abcd -> f32 aBcd16b of 1..n with a common src scale and a sum.
+std::vector<float> run_scaled(float scale, float beta, float dst_init) {
+    const memory::dims dims = { 2, 16, 3, 3 };
+    memory::desc s(dims, dt::f32, tag::abcd), d(dims, dt::f32, tag::abcd);
+    std::vector<float> src(2 * 16 * 9), dst(src.size(), dst_init);
+    for (size_t i = 0; i < src.size(); ++i)
+        src[i] = float(i + 1);
+    memory sm(s, cpu(), src.data()), dm(d, cpu(), dst.data());
+    primitive_attr a;
+    a.set_scales(RELAYOUT_ARG_SRC, 0, { scale });
+    if (beta != 0.f) a.set_post_ops_sum(beta);
+    stream st(cpu());
+    reorder(reorder::primitive_desc(cpu(), s, cpu(), d, a)).execute(st, sm, dm);
+    return dst;
+}
+
+TEST(ReorderCache, IdentityScaleAndOtherScalesGetTheirOwnKernels) {
+    // f32 -> f32 with a scale of 1 is a bit copy; a scale of 2 is not. The
+    // text key (mask only) handed the bit copy to the second reorder.
+    for (int order = 0; order < 2; ++order) {
+        const float first = order ? 2.f : 1.f, second = order ? 1.f : 2.f;
+        const auto a = run_scaled(first, 0.f, 0.f);
+        const auto b = run_scaled(second, 0.f, 0.f);
+        for (size_t i = 0; i < a.size(); ++i) {
+            ASSERT_EQ(a[i], first * float(i + 1)) << i;
+            ASSERT_EQ(b[i], second * float(i + 1)) << i;
+        }
+    }
+}
+
+TEST(ReorderCache, SumScalesThatPrintAlikeGetTheirOwnKernels) {
+    // 6 digits of text made these one key; beta is baked into the kernel.
+    const float b1 = 0.5f, b2 = 0.50000006f;
+    const auto x = run_scaled(1.f, b1, 1024.f);
+    const auto y = run_scaled(1.f, b2, 1024.f);
+    for (size_t i = 0; i < x.size(); ++i) {
+        ASSERT_EQ(x[i], float(i + 1) + b1 * 1024.f) << i;
+        ASSERT_EQ(y[i], float(i + 1) + b2 * 1024.f) << i;
+    }
+}
+
+TEST(ReorderCache, HitMissAndVerboseLines) {
+    const memory::dims dims = { 3, 19, 5, 5 };
+    memory::desc s(dims, dt::f32, tag::nchw), d(dims, dt::f32, tag::nChw16c);
+    memory::desc d2(dims, dt::f32, tag::nChw8c);
+    verbose_capture_t cap;
+    reorder::primitive_desc pd(cpu(), s, cpu(), d);
+    reorder r1(pd), r2(pd);
+    reorder r3(reorder::primitive_desc(cpu(), s, cpu(), d));
+    reorder r4(reorder::primitive_desc(cpu(), s, cpu(), d2));
+    const std::string out = cap.stop();
+    const auto ls = lines_with(out, "relayout_verbose,create:");
+    ASSERT_EQ(ls.size(), 4u) << out;
+    // The first may hit a kernel an earlier test built; the next two hit.
+    EXPECT_NE(ls[1].find("create:cache_hit"), std::string::npos) << ls[1];
+    EXPECT_NE(ls[2].find("create:cache_hit"), std::string::npos) << ls[2];
+    // Layout of a line: create:<hit>,reorder,<impl>,src:<md>,dst:<md>,attr:,plan:<plan>,<ms>
+    const std::string want = ",reorder," + pd.impl_info_str()
+                             + ",src:f32:abcd:3x19x5x5,dst:f32:aBcd16b:3x19x5x5,attr:,plan:";
+    EXPECT_NE(ls[1].find(want), std::string::npos) << ls[1];
+    // Verbose at creation: the plan string carries the kernel split.
+    const std::string plan = pd.plan_str();
+    EXPECT_FALSE(plan.empty());
+    EXPECT_NE(ls[1].find("plan:" + plan + ","), std::string::npos) << ls[1] << "\n" << plan;
+    if (pd.impl_info_str().rfind("jit:", 0) == 0) {
+        EXPECT_NE(plan.find(" | "), std::string::npos) << plan;
+    }
+    // Without verbose the query is the plain plan: the same text up to the split.
+    const std::string quiet = reorder::primitive_desc(cpu(), s, cpu(), d).plan_str();
+    EXPECT_EQ(plan.substr(0, quiet.size()), quiet);
+    EXPECT_EQ(quiet.find(" | "), std::string::npos) << quiet;
+}
+
+TEST(ReorderCache, PrimitiveOutlivesItsDescriptorHandle) {
+    const memory::dims dims = { 2, 16, 3, 3 };
+    memory::desc s(dims, dt::f32, tag::nchw), d(dims, dt::f32, tag::nhwc);
+    std::vector<float> src(2 * 16 * 9), dst(src.size(), -1.f);
+    for (size_t i = 0; i < src.size(); ++i)
+        src[i] = float(i);
+    reorder r;
+    std::string plan;
+    {
+        reorder::primitive_desc pd(cpu(), s, cpu(), d);
+        plan = pd.plan_str();
+        r = reorder(pd);
+    }                                        // the handle is destroyed here
+    const auto pd2 = r.get_primitive_desc(); // a clone of the primitive's own
+    EXPECT_EQ(pd2.plan_str(), plan);
+    reorder r2(pd2);
+    memory sm(s, cpu(), src.data()), dm(d, cpu(), dst.data());
+    stream st(cpu());
+    r2.execute(st, sm, dm);
+    r.execute(st, sm, dm);
+    for (int64_t n = 0; n < 2; ++n)
+        for (int64_t c = 0; c < 16; ++c)
+            for (int64_t hw = 0; hw < 9; ++hw)
+                ASSERT_EQ(dst[size_t((n * 9 + hw) * 16 + c)], src[size_t((n * 16 + c) * 9 + hw)]);
+    // The primitive's descriptor through the C API: destroying it is harmless.
+    const_relayout_primitive_desc_t own = nullptr;
+    ASSERT_EQ(relayout_primitive_get_primitive_desc(r.get(), &own), relayout_success);
+    const char *s1 = nullptr;
+    ASSERT_EQ(relayout_primitive_desc_query_plan(own, &s1), relayout_success);
+    EXPECT_EQ(std::string(s1), plan);
+}
+
+TEST(ReorderCache, NpuEnginesOfOnePresetDoNotShareKernels) {
+    engine a = npu::make_engine("bm1684x"), b = npu::make_engine("bm1684x");
+    const memory::dims dims = { 1, 8, 4, 4 };
+    memory::desc nchw(dims, dt::f32, tag::nchw);
+    memory::desc la = npu::local_desc(a, 0x8000, dims, dt::f32);
+    memory::desc lb = npu::local_desc(b, 0x8000, dims, dt::f32);
+    verbose_capture_t cap;
+    reorder(reorder::primitive_desc(cpu(), nchw, a, la));
+    reorder(reorder::primitive_desc(cpu(), nchw, a, la));
+    reorder(reorder::primitive_desc(cpu(), nchw, b, lb));
+    const std::string out = cap.stop();
+    const auto ls = lines_with(out, "relayout_verbose,create:");
+    std::vector<std::string> npu_lines;
+    for (const auto &l : ls)
+        if (l.find(",npu:dma,") != std::string::npos) npu_lines.push_back(l);
+    ASSERT_EQ(npu_lines.size(), 3u) << out;
+    EXPECT_NE(npu_lines[0].find("cache_miss"), std::string::npos) << npu_lines[0];
+    EXPECT_NE(npu_lines[1].find("cache_hit"), std::string::npos) << npu_lines[1];
+    // Same kind, same index, same descriptor bytes: another engine object.
+    EXPECT_NE(npu_lines[2].find("cache_miss"), std::string::npos) << npu_lines[2];
+}
+
+} // namespace
