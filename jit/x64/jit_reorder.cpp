@@ -37,6 +37,8 @@ public:
                 if (kp_.micro[m].dim == d) in_micro = true;
             if (!in_micro) driver_checked_.push_back(d);
         }
+        comp_in_kernel_ = jit_comp_in_kernel(p_, kp_);
+        if (comp_in_kernel_) comp_nl_ = jit_comp_lanes(kp_);
     }
 
     std::string dump() const override { return kp_.dump(p_); }
@@ -172,8 +174,30 @@ private:
             accumulate_t(reinterpret_cast<const uint8_t *>(dst), ci, zi, a, acc, 0);
     }
 
+    // Adds the per-lane sums the kernel left in `lanes` (lanes of B, then
+    // the sums of 4-lane groups) to the compensation sums, and clears them.
+    void distribute(
+            int32_t *lanes, dim_t ci, dim_t zi, const jit_call_args_t &a, int64_t *acc) const {
+        const kloop_t &B = kp_.micro[1];
+        const dim_t n1 = B.in_n, vb = a.v[1], zb = a.z[1];
+        int32_t *grp = lanes + comp_nl_;
+        int64_t *zacc = acc + p_.s8s8_count;
+        for (dim_t l = 0; l < vb; ++l) {
+            int32_t s = lanes[l];
+            if (l % 4 == 0 && n1 % 4 == 0) s += grp[l / 4];
+            if (s == 0) continue;
+            const dim_t o = l / n1, i = l % n1;
+            if (p_.s8s8_comp) acc[ci + o * B.cs + i * B.in_cs] += s;
+            if (p_.zp_comp) zacc[zi + o * B.zs + i * B.in_zs] += s;
+        }
+        std::fill(lanes, lanes + zb, 0);
+        std::fill(grp, grp + div_up<dim_t>(zb, 4), 0);
+    }
+
     void run(const exec_ctx_t &ctx, dim_t start, dim_t end, int64_t *acc) const {
         const int K = (int)kp_.driver.size();
+        std::vector<int32_t> lanes(acc && comp_in_kernel_ ? size_t(comp_nl_ + comp_nl_ / 4) : 0, 0);
+        int32_t *lp = lanes.empty() ? nullptr : lanes.data();
         dim_t ctr[2 * max_ndims + 2];
         {
             dim_t idx = start;
@@ -240,8 +264,12 @@ private:
                 // scale then (v = 0), and the pointers stay in the arrays.
                 a.src_scales = ctx.src_scales ? ctx.src_scales + (zero ? 0 : si) : nullptr;
                 a.dst_scales = ctx.dst_scales ? ctx.dst_scales + (zero ? 0 : di) : nullptr;
+                a.comp = lp;
                 fn_(&a);
-                if (acc) accumulate(static_cast<const char *>(a.dst), ci, zi, a, acc);
+                if (lp)
+                    distribute(lp, ci, zi, a, acc);
+                else if (acc)
+                    accumulate(static_cast<const char *>(a.dst), ci, zi, a, acc);
             }
             for (int k = K - 1; k >= 0; --k) {
                 if (++ctr[k] < kp_.driver[k].n) break;
@@ -257,6 +285,8 @@ private:
     size_t ssz_, dsz_;
     bool micro_checked_[2] = { false, false };
     std::vector<int> driver_checked_;
+    bool comp_in_kernel_ = false; // the kernel sums the compensation per lane
+    dim_t comp_nl_ = 0;
 };
 
 // A zero-volume reorder: nothing to run, nothing to generate.

@@ -26,7 +26,14 @@ constexpr int s_loop = 376;  // baked loop counters (3)
 constexpr int s_row_v = 400; // transpose: rows holding values
 constexpr int s_row_z = 408; // transpose: rows stored
 constexpr int s_nt = 416;    // non-temporal stores allowed for this call
+constexpr int s_comp = 424;  // compensation sums of the call (jit_call_args_t::comp)
+constexpr int s_shift = 432; // AVX2 transpose: rows the shifted last A tile repeats
 constexpr int stack_bytes = 448;
+// Byte tiles of long A runs: 64 src rows x 64 bytes staged contiguously
+// (see gen_byte_tile), after the scratch above.
+constexpr int s_stage_ok = 440; // the stage holds the current 64-column group
+constexpr int buf_stage = 512;
+constexpr int stack_bytes_stage = buf_stage + 64 * 64;
 
 bool fits32(int64_t v) {
     return v >= -(int64_t(1) << 30) && v < (int64_t(1) << 30);
@@ -45,6 +52,11 @@ public:
         W_ = z_ ? 16 : 8;
         ssz_ = (int)data_type_size(d.sdt);
         dsz_ = (int)data_type_size(d.ddt);
+        comp_ = d.comp_lanes;
+        // Bit copies zero-extend; the sums need the signed values of s8
+        // (the AVX-512 store truncates, so sign-extending on load is free).
+        sx_ = comp_ && d.bit_copy && z_ && d.ddt == relayout_s8;
+        stage_ = d.byte_tile && d.n[1] * d.in_n == 64 && d.n[0] >= 64;
         generate();
     }
 
@@ -53,6 +65,10 @@ private:
     bool z_; // AVX-512
     int W_;  // 32-bit lanes of a vector
     int ssz_, dsz_;
+    bool comp_ = false, sx_ = false;
+    bool shift_ = false; // AVX2 transpose: the last partial A tile moves back
+    // Byte tiles stage 64 x 64 src bytes: one B tile per A step, long A.
+    bool stage_ = false;
     int tb_ = 8;            // first temporary vector register
     bool xmm_mode_ = false; // scalar strategy: one lane in an xmm
     // Lanes of the dst vector walk the B (transpose) or V (copy) node: the
@@ -60,6 +76,7 @@ private:
     bool ssc_vec_ = false, dsc_vec_ = false;
 
     Label c_onef_, c_szp_, c_dzp_, c_beta_, c_sa_, c_lo_, c_hi_, c_one_, c_7fff_, c_40_, c_iota_;
+    Label c_ones8_, c_ones16_; // byte tiles: 4-lane group sums
 
     // ---- registers -------------------------------------------------------
     Xmm vr(int i) const {
@@ -88,7 +105,7 @@ private:
         else if (sz == 2)
             (val && dt == relayout_s16) ? vpmovsxwd(vd, a) : vpmovzxwd(vd, a);
         else
-            (val && dt == relayout_s8) ? vpmovsxbd(vd, a) : vpmovzxbd(vd, a);
+            ((val || sx_) && dt == relayout_s8) ? vpmovsxbd(vd, a) : vpmovzxbd(vd, a);
         if (!val) return;
         if (dt == relayout_bf16)
             vpslld(v, v, 16);
@@ -356,12 +373,61 @@ private:
         }
     }
 
+    // ---- compensation (in-kernel sums, per lane of B) ---------------------
+    // The accumulator of a tile: its rows are summed lane by lane, then
+    // added to comp[b0 ..] (r15 = b0) once per tile.
+    Xmm comp_acc() const { return z_ ? Xmm(Zmm(31)) : Xmm(Ymm(tb_ + 6)); }
+    void comp_zero() {
+        if (!comp_) return;
+        vpxord_or_xor(comp_acc().getIdx());
+    }
+    // acc += the int32 lanes of vr(vi) (finalized values, before the store).
+    void comp_add_row(int vi) {
+        if (!comp_) return;
+        const Xmm acc = comp_acc();
+        if (d_.bit_copy && d_.ddt == relayout_s8 && !sx_) {
+            const Xmm t = tmp(0);
+            vpslld(t, vr(vi), 24);
+            vpsrad(t, t, 24);
+            vpaddd(acc, acc, t);
+        } else {
+            vpaddd(acc, acc, vr(vi));
+        }
+    }
+    // The same for row a of a tile: rows below s_shift were summed by the
+    // tile before (a shifted last A tile).
+    void comp_add_tile_row(int a) {
+        if (!comp_) return;
+        Label lskip;
+        if (shift_ && a > 0) {
+            cmp(qword[rsp + s_shift], a);
+            jg(lskip, T_NEAR);
+        } else if (shift_) {
+            cmp(qword[rsp + s_shift], 0);
+            jg(lskip, T_NEAR);
+        }
+        comp_add_row(a);
+        L(lskip);
+    }
+    void comp_flush() {
+        if (!comp_) return;
+        const Xmm acc = comp_acc();
+        mov(r14, qword[rsp + s_comp]);
+        vpaddd(acc, acc, ptr[r14 + r15 * 4]);
+        if (z_)
+            vmovdqu32(ptr[r14 + r15 * 4], Zmm(acc.getIdx()));
+        else
+            vmovdqu(ptr[r14 + r15 * 4], Ymm(acc.getIdx()));
+    }
+
     // ---- strategies -------------------------------------------------------
     void gen_copy_bits();
     void gen_copy();
     void gen_transpose();
     void gen_scalar();
     void transpose_tile();
+    void byte_transpose_16x16();
+    void gen_byte_tile(bool a_partial);
     void generate();
     void emit_constants();
 };
@@ -410,6 +476,10 @@ void reorder_gen_t::emit_constants() {
     L(c_iota_);
     for (int i = 0; i < 16; ++i)
         dd(i);
+    if (d_.byte_tile && d_.comp_lanes) {
+        u(c_ones8_, 0x01010101);
+        u(c_ones16_, 0x00010001);
+    }
 }
 
 // Bit copy with unit strides: bytes, four vectors per iteration.
@@ -659,6 +729,174 @@ void reorder_gen_t::transpose_tile() {
     }
 }
 
+// Transposes 16x16 bytes in every 128-bit lane of zmm 0..15 (row r of a
+// lane in zmm r) into zmm 0..15 (zmm j = column j of each lane, rows in
+// order): four unpack stages (bytes, words, dwords, qwords) ping-ponging
+// between zmm 0..15 and zmm 16..31. The column each output holds is
+// derived by running the same network on labels, so the code cannot
+// silently mislabel a register.
+void reorder_gen_t::byte_transpose_16x16() {
+    struct lane_t {
+        int lab[16]; // row * 16 + col of each byte
+    };
+    lane_t cur[16], nxt[16];
+    for (int r = 0; r < 16; ++r)
+        for (int c = 0; c < 16; ++c)
+            cur[r].lab[c] = r * 16 + c;
+    int base = 0; // registers of cur: base .. base + 15
+    for (int st = 0; st < 4; ++st) {
+        const int e = 1 << st; // element bytes of this stage
+        const int out = base ^ 16;
+        // Stage st pairs rows (i, i + e) within groups of 2e; the outputs
+        // of pair k go to 2k (lo) and 2k + 1 (hi).
+        int k = 0;
+        for (int g = 0; g < 16; g += 2 * e)
+            for (int i = g; i < g + e; ++i, ++k) {
+                const int p = i, q = i + e;
+                const Zmm a(base + p), b(base + q), lo(out + 2 * k), hi(out + 2 * k + 1);
+                switch (st) {
+                    case 0: vpunpcklbw(lo, a, b), vpunpckhbw(hi, a, b); break;
+                    case 1: vpunpcklwd(lo, a, b), vpunpckhwd(hi, a, b); break;
+                    case 2: vpunpckldq(lo, a, b), vpunpckhdq(hi, a, b); break;
+                    default: vpunpcklqdq(lo, a, b), vpunpckhqdq(hi, a, b); break;
+                }
+                // Labels: interleave elements of e bytes from the low
+                // (lo) or high (hi) half of each 16-byte lane.
+                for (int half = 0; half < 2; ++half) {
+                    lane_t &o = nxt[2 * k + half];
+                    const int n = 8 / e; // elements per half
+                    for (int j = 0; j < n; ++j)
+                        for (int t = 0; t < e; ++t) {
+                            o.lab[(2 * j) * e + t] = cur[p].lab[half * 8 + j * e + t];
+                            o.lab[(2 * j + 1) * e + t] = cur[q].lab[half * 8 + j * e + t];
+                        }
+                }
+            }
+        for (int r = 0; r < 16; ++r)
+            cur[r] = nxt[r];
+        base = out;
+    }
+    // Expected: register j holds column j, rows 0..15 in order, in zmm j.
+    bool ok = base == 0;
+    for (int j = 0; j < 16; ++j)
+        for (int r = 0; r < 16; ++r)
+            ok = ok && cur[j].lab[r] == r * 16 + j;
+    if (!ok) Xbyak::local::SetError(Xbyak::ERR_INTERNAL); // fails the generation
+}
+
+// A byte tile of a 1-byte bit copy: 16 A positions x 64 B lanes. Zmm r
+// gathers 16 src bytes (along A) of lanes r, 16 + r, 32 + r and 48 + r,
+// one per 128-bit lane; after the in-lane transpose zmm j is the whole
+// 64-byte dst row of A position j. `a_partial`: fewer than 16 A positions
+// hold values (masked loads, zero columns) and rows up to the stored count
+// are written. rcx src tile, rdx dst tile, r15 b0 (a multiple of 64).
+void reorder_gen_t::gen_byte_tile(bool a_partial) {
+    const int64_t n1 = d_.in_n;
+    auto row_disp = [&](int b) { return (b % n1) * d_.in_is + (b / n1) * d_.is[1]; };
+    const int64_t osA = d_.os[0];
+    // Src rows far apart in powers of two (a 2^k-byte row pitch) share
+    // one L1 set: the 64 lines of a tile evict each other before the next
+    // three A tiles read them again (measured: 2048^2 s8 transposes at a
+    // fifth of the in-cache speed). With one B tile per A step, the first
+    // tile of each 64-column group copies its 64 rows x 64 bytes to a
+    // contiguous stack buffer with whole-line loads, and the group's four
+    // tiles transpose from there.
+    Label lload_done;
+    if (stage_ && !a_partial) {
+        Label lkeep, lstage_load;
+        test(rax, 63);
+        jnz(lkeep, T_NEAR);
+        mov(qword[rsp + s_stage_ok], 0);
+        lea(r14, ptr[rax + 64]);
+        cmp(r14, qword[rsp + s_v0]);
+        jg(lkeep, T_NEAR);
+        mov(qword[rsp + s_stage_ok], 1);
+        for (int b = 0; b < 64; ++b) {
+            vmovdqu8(Zmm(b % 16), ptr[rcx + row_disp(b)]);
+            vmovdqa32(ptr[rsp + buf_stage + b * 64], Zmm(b % 16));
+        }
+        L(lkeep);
+        cmp(qword[rsp + s_stage_ok], 0);
+        je(lstage_load, T_NEAR);
+        mov(r13, rax);
+        and_(r13, 63);
+        for (int r = 0; r < 16; ++r) {
+            const Zmm z(r);
+            vmovdqu(Xmm(r), ptr[rsp + r13 + buf_stage + r * 64]);
+            for (int g = 1; g < 4; ++g)
+                vinserti32x4(z, z, ptr[rsp + r13 + buf_stage + (16 * g + r) * 64], g);
+        }
+        jmp(lload_done, T_NEAR);
+        L(lstage_load);
+    }
+    if (a_partial) {
+        clamp_diff(r13, qword[rsp + s_v0], rax, 16);
+        mov(qword[rsp + s_cnt_load], r13);
+        clamp_diff(r13, qword[rsp + s_z0], rax, 16);
+        mov(qword[rsp + s_row_z], r13);
+        mask_from_slot(k1, s_cnt_load, 16);
+    }
+    for (int r = 0; r < 16; ++r) {
+        const Zmm z(r);
+        if (a_partial) {
+            vmovdqu8(Xmm(r) | k1 | T_z, ptr[rcx + row_disp(r)]);
+            for (int g = 1; g < 4; ++g) {
+                vmovdqu8(Xmm(16 + g) | k1 | T_z, ptr[rcx + row_disp(16 * g + r)]);
+                vinserti32x4(z, z, Xmm(16 + g), g);
+            }
+        } else {
+            vmovdqu(Xmm(r), ptr[rcx + row_disp(r)]);
+            for (int g = 1; g < 4; ++g)
+                vinserti32x4(z, z, ptr[rcx + row_disp(16 * g + r)], g);
+        }
+    }
+    L(lload_done);
+    byte_transpose_16x16();
+    if (comp_) {
+        // Sums of 4 neighbouring lanes (one compensation index): bytes to
+        // word pairs (exact: |2 x 255| fits), rows summed in words (16 x
+        // 510 fits), then word pairs to dwords, once per tile.
+        const Zmm acc(16), t(17), ones(18);
+        vmovdqu32(ones, ptr[rip + c_ones8_]);
+        for (int j = 0; j < 16; ++j) {
+            const Zmm row(j);
+            if (d_.ddt == relayout_s8)
+                vpmaddubsw(j == 0 ? acc : t, ones, row);
+            else
+                vpmaddubsw(j == 0 ? acc : t, row, ones);
+            if (j) vpaddw(acc, acc, t);
+        }
+        vpmaddwd(acc, acc, ptr[rip + c_ones16_]);
+        mov(r14, qword[rsp + s_comp]);
+        const int64_t goff = d_.comp_nl * 4;
+        vpaddd(acc, acc, ptr[r14 + r15 + (int)goff]);
+        vmovdqu32(ptr[r14 + r15 + (int)goff], acc);
+    }
+    const bool nt = d_.nt && osA % 64 == 0;
+    Label lcached, ldone;
+    if (nt) {
+        cmp(qword[rsp + s_nt], 0);
+        je(lcached, T_NEAR);
+        for (int j = 0; j < 16; ++j) {
+            if (a_partial) {
+                cmp(qword[rsp + s_row_z], j);
+                jle(ldone, T_NEAR);
+            }
+            vmovntdq(ptr[rdx + j * osA], Zmm(j));
+        }
+        jmp(ldone, T_NEAR);
+    }
+    L(lcached);
+    for (int j = 0; j < 16; ++j) {
+        if (a_partial) {
+            cmp(qword[rsp + s_row_z], j);
+            jle(ldone, T_NEAR);
+        }
+        vmovdqu8(ptr[rdx + j * osA], Zmm(j));
+    }
+    L(ldone);
+}
+
 // Register-tile transpose of the micro plane A x B.
 //   rax a0, r15 b0, rbx src at b0, rbp dst at b0, rcx src tile, rdx dst
 //   tile, rsi src scales of the tile, rdi dst scales of the tile.
@@ -685,6 +923,30 @@ void reorder_gen_t::gen_transpose() {
     L(la);
     cmp(rax, qword[rsp + s_z0]);
     jge(laend, T_NEAR);
+    // AVX2 (no cheap masks): a last A tile with fewer than T value rows
+    // moves back to end at the last value row when A has T of them, and
+    // runs as a full tile; the rows it repeats are stored again with the
+    // same values (not with the sum post-op, which reads the dst), and
+    // the compensation skips them. 3x3 filters (A = 9) need this most.
+    shift_ = !z_ && d_.beta == 0.f;
+    if (shift_) {
+        Label lns;
+        mov(qword[rsp + s_shift], 0);
+        lea(r14, ptr[rax + T]);
+        cmp(r14, qword[rsp + s_v0]);
+        jle(lns, T_NEAR);
+        mov(r14, qword[rsp + s_v0]);
+        cmp(r14, T);
+        jl(lns, T_NEAR);
+        cmp(rax, r14);
+        jge(lns, T_NEAR);
+        sub(r14, T);
+        mov(r13, rax);
+        sub(r13, r14);
+        mov(qword[rsp + s_shift], r13);
+        mov(rax, r14);
+        L(lns);
+    }
     xor_(r15, r15);
     L(lb);
     cmp(r15, qword[rsp + s_z0 + 8]);
@@ -714,6 +976,25 @@ void reorder_gen_t::gen_transpose() {
         add(rdi, r14);
         add(rdi, r11);
     }
+    if (d_.byte_tile) {
+        // Whole 64-lane B tiles as byte tiles (any A count); B tails and
+        // B padding take the 32-bit tiles below.
+        Label ldword, lpart;
+        lea(r14, ptr[r15 + 64]);
+        cmp(r14, qword[rsp + s_v0 + 8]);
+        jg(ldword, T_NEAR);
+        lea(r14, ptr[rax + 16]);
+        cmp(r14, qword[rsp + s_v0]);
+        jg(lpart, T_NEAR);
+        gen_byte_tile(false);
+        add(r15, 64);
+        jmp(lb, T_NEAR);
+        L(lpart);
+        gen_byte_tile(true);
+        add(r15, 64);
+        jmp(lb, T_NEAR);
+        L(ldword);
+    }
     // Full tile: every position a value.
     lea(r14, ptr[rax + T]);
     cmp(r14, qword[rsp + s_v0]);
@@ -725,6 +1006,7 @@ void reorder_gen_t::gen_transpose() {
         for (int b = 0; b < T; ++b)
             load_lanes(b, ptr[rcx + row_disp(b)], nullptr, d_.sdt);
         transpose_tile();
+        comp_zero();
         const bool nt = d_.nt && dsz_ == 4 && (z_ ? osA % 64 == 0 : osA == 4 * T);
         Label lcached, lstored;
         if (nt) {
@@ -743,9 +1025,11 @@ void reorder_gen_t::gen_transpose() {
             if (value_path())
                 compute(a, lane_src_t{ ptr[rdx + a * osA], ptr[rsi + a * ssA], ptr[rdi + a * dsA],
                                    nullptr });
+            comp_add_tile_row(a);
             store_lanes(a, ptr[rdx + a * osA], nullptr);
         }
         L(lstored);
+        comp_flush();
     }
     jmp(lnext, T_NEAR);
     // Edge tile: counts of the tile.
@@ -790,6 +1074,7 @@ void reorder_gen_t::gen_transpose() {
             L(ldone);
         }
         transpose_tile();
+        comp_zero();
         if (!z_ && value_path()) lane_mask_from_slot(s_cnt_v);
         Label lend;
         for (int a = 0; a < T; ++a) {
@@ -817,6 +1102,7 @@ void reorder_gen_t::gen_transpose() {
             L(lzero);
             vpxord_or_xor(a);
             L(lstore);
+            comp_add_tile_row(a);
             if (z_) {
                 store_lanes(a, ptr[rdx + a * osA], &k3);
             } else {
@@ -826,6 +1112,7 @@ void reorder_gen_t::gen_transpose() {
             }
         }
         L(lend);
+        comp_flush();
     }
     L(lnext);
     add(r15, T);
@@ -877,7 +1164,7 @@ void reorder_gen_t::gen_scalar() {
 }
 
 void reorder_gen_t::generate() {
-    preamble(stack_bytes);
+    preamble(stage_ ? stack_bytes_stage : stack_bytes);
     mov(r8, ptr[rdi + offsetof(jit_call_args_t, src)]);
     mov(r9, ptr[rdi + offsetof(jit_call_args_t, dst)]);
     mov(r10, ptr[rdi + offsetof(jit_call_args_t, src_scales)]);
@@ -890,6 +1177,8 @@ void reorder_gen_t::generate() {
     }
     mov(rax, ptr[rdi + offsetof(jit_call_args_t, nt)]);
     mov(qword[rsp + s_nt], rax);
+    mov(rax, ptr[rdi + offsetof(jit_call_args_t, comp)]);
+    mov(qword[rsp + s_comp], rax);
     Label loops[jit_reorder_desc_t::max_loops];
     for (int l = 0; l < d_.nloops; ++l) {
         mov(qword[rsp + s_loop + 8 * l], (uint32_t)d_.loop_n[l]);
@@ -938,6 +1227,16 @@ bool ymm_lines_streamable(const jit_reorder_desc_t &d) {
 
 } // namespace
 
+bool jit_comp_in_kernel(const plan_t &p, const kernel_plan_t &kp) {
+    if (!p.s8s8_comp && !p.zp_comp) return false;
+    if (kp.strategy != kernel_strategy_t::transpose && kp.strategy != kernel_strategy_t::interleave)
+        return false;
+    if (kp.micro[0].cs != 0 || kp.micro[0].zs != 0) return false;
+    for (const auto &l : kp.loops)
+        if (l.cs != 0 || l.zs != 0) return false;
+    return true;
+}
+
 void jit_reorder_desc_init(
         jit_reorder_desc_t &d, cpu_isa_t isa, const plan_t &p, const kernel_plan_t &kp) {
     std::memset(&d, 0, sizeof(d));
@@ -966,12 +1265,31 @@ void jit_reorder_desc_init(
     d.nt = size_t(p.nelems()) * (data_type_size(p.sdt) + data_type_size(p.ddt))
                    >= nt_threshold_bytes
            && !p.s8s8_comp && !p.zp_comp && p.beta == 0.f;
+    // Compensation summed in the kernel: nothing reads the dst back, so
+    // it may stream as well.
+    d.comp_lanes = jit_comp_in_kernel(p, kp);
+    if (d.comp_lanes) {
+        d.comp_nl = jit_comp_lanes(kp);
+        const kloop_t &B = kp.micro[1];
+        d.comp_group = B.in_n % 4 == 0 && B.in_cs == 0 && B.in_zs == 0;
+        d.nt = size_t(p.nelems()) * (data_type_size(p.sdt) + data_type_size(p.ddt))
+                       >= nt_threshold_bytes
+               && p.beta == 0.f;
+    }
     if (kp.strategy == kernel_strategy_t::interleave) {
         d.in_n = kp.micro[1].in_n;
         d.in_is = kp.micro[1].in_is;
         d.ss[1] = kp.micro[1].in_ss;
         d.ds[1] = kp.micro[1].in_ds;
     }
+    // Byte tiles: 1-byte bit copies with at least one whole 64-lane B tile
+    // (AVX-512); the compensation then needs 4-lane groups.
+    d.byte_tile = isa == cpu_isa_t::avx512_core
+                  && (kp.strategy == kernel_strategy_t::transpose
+                          || kp.strategy == kernel_strategy_t::interleave)
+                  && p.bit_copy && data_type_size(p.sdt) == 1 && d.n[1] * d.in_n >= 64
+                  && (!d.comp_lanes || d.comp_group) && fits32(64 * (d.in_is + d.is[1]))
+                  && fits32(16 * d.os[0]);
     // Tiles of at most 8 lanes (nChw8c, 8-wide blocks): the 8x8 ymm tile
     // does not waste half of every 16x16 one (measured 2x on Zen 4).
     if (isa == cpu_isa_t::avx512_core

@@ -10,6 +10,11 @@
 //   transpose — register-tile transpose, 16x16 (AVX-512) or 8x8 (AVX2) of
 //               32-bit lanes; 8- and 16-bit elements are widened on load
 //               and narrowed on store, so every type pair shares the tile;
+//               1-byte bit copies run whole 64-lane B tiles as byte tiles
+//               on AVX-512 (16x16 bytes per 128-bit lane, vpunpck*), and
+//               AVX2 moves a partial last A tile back to a full one;
+//               the compensation of int8 weights is summed in the kernel
+//               (per lane, or per 4-lane group on byte tiles);
 //   scalar    — one element at a time, any strides (the gather kernel).
 // Every element goes through the value pipeline of ref/numerics.hpp with
 // the same f32 operations in the same order (no FMA), so the results are
@@ -37,6 +42,12 @@ struct jit_call_args_t {
     int64_t v[2]; // positions of the micro nodes holding values
     int64_t z[2]; // positions to write (v..z-1 are zeros); beyond: skip
     int64_t nt;   // non-temporal stores allowed (the dst of the call is aligned)
+    // Compensation sums (desc.comp_lanes): the kernel adds the stored
+    // values of each lane of B (over A and the baked loops) to comp[lane],
+    // int32; the byte tiles add the sums of 4-lane groups to
+    // comp[desc.comp_nl + lane / 4] instead. Zeroed by the caller; unused
+    // otherwise.
+    int32_t *comp;
 };
 
 using jit_kernel_fn_t = void (*)(const jit_call_args_t *);
@@ -55,6 +66,13 @@ struct jit_reorder_desc_t {
     // ss[1]/ds[1] are then the per-lane scale strides (0 or 1).
     dim_t in_n, in_is;
     bool nt; // the kernel has a non-temporal store path (large dst)
+    // Compensation summed by the kernel into jit_call_args_t::comp (see
+    // jit_comp_in_kernel); comp_group: 4 neighbouring lanes share one sum.
+    bool comp_lanes, comp_group;
+    dim_t comp_nl; // per-lane entries of comp (the group sums follow)
+    // 1-byte bit copies (transpose, interleave): full tiles as byte tiles,
+    // 16 A rows x 16*G lanes, G = 4 (zmm) or 2 (ymm) rows per register.
+    bool byte_tile;
     int nloops;
     dim_t loop_n[max_loops], loop_is[max_loops], loop_os[max_loops], loop_ss[max_loops],
             loop_ds[max_loops];
@@ -63,6 +81,16 @@ struct jit_reorder_desc_t {
 // Fills a desc from a plan and its kernel plan.
 void jit_reorder_desc_init(
         jit_reorder_desc_t &d, cpu_isa_t isa, const plan_t &p, const kernel_plan_t &kp);
+
+// Whether the kernel of `kp` sums the compensation itself: a transpose or
+// an interleave whose compensation index depends on the lanes of B only
+// (A and the baked loops reduce). The driver then only distributes the
+// per-lane sums of each call (jit_comp_lanes int32 entries, then a
+// quarter as many 4-lane group sums).
+bool jit_comp_in_kernel(const plan_t &p, const kernel_plan_t &kp);
+inline int64_t jit_comp_lanes(const kernel_plan_t &kp) {
+    return (kp.micro[1].n * kp.micro[1].in_n + 63) / 64 * 64;
+}
 
 // Reorders moving at least this many bytes (src + dst, 1.5x the 32 MiB L3
 // of the target machine) bypass the caches with non-temporal stores: the

@@ -491,6 +491,98 @@ TEST(jit_reorder, Compensation) {
     }
 }
 
+// 1-byte bit copies as byte tiles (AVX-512: 16 A positions x 64 B lanes,
+// partial A counts masked, B tails on 32-bit tiles) and the AVX2 shifted
+// last A tile: sizes around both tile edges, odd strides, padded A and B,
+// and the compensation summed in the kernel (4-lane groups on byte tiles,
+// per lane on 32-bit tiles) with s8s8 and zero points (s8 dsts only:
+// descriptors refuse compensation on u8).
+TEST(jit_reorder, ByteTilesAndShiftedTiles) {
+    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
+    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (data_type_t dt : { relayout_s8, relayout_u8 }) {
+            for (dim_t m : { 1, 15, 16, 17, 33, 64, 65, 129 })
+                for (dim_t k : { 7, 8, 9, 15, 16, 17, 31, 33 }) {
+                    jit_case_t c;
+                    c.dims = { m, k };
+                    c.sdt = c.ddt = dt;
+                    c.stag = "ab";
+                    c.dtag = "ba";
+                    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                    // odd strides on both sides
+                    c.sstrides = { k + 3, 1 };
+                    c.dstrides = { 1, m + 5 };
+                    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                    // padded A (16b) and B (64a) blocks
+                    c.sstrides.clear();
+                    c.dstrides.clear();
+                    c.dtag = "BA16b64a";
+                    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                }
+            // Long A runs under one 64-lane B tile: staged 64-column groups,
+            // then a partial group and a partial tile (A = 1000 = 512 + 488).
+            for (dim_t m : { 64, 128, 131 }) {
+                jit_case_t c;
+                c.dims = { m, 1000 };
+                c.sdt = c.ddt = dt;
+                c.stag = "ab";
+                c.dtag = "ba";
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                c.sstrides = { 1003, 1 };
+                c.dstrides = { 1, m + 64 };
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            }
+            // Weights: 4i16o4i packings, 3x3 (A = 9), 1x1 and 5x5 spatial.
+            for (dim_t O : { 16, 17, 48, 70 })
+                for (dim_t I : { 4, 13, 32 })
+                    for (dim_t hw : { 1, 3, 5 })
+                        for (uint64_t flags : { uint64_t(0), s8s8, zp, s8s8 | zp })
+                            for (const char *dtag : { "OIhw4i16o4i", "OIhw2i8o4i", "hwio" }) {
+                                if (flags && dt != relayout_s8) continue;
+                                jit_case_t c;
+                                c.dims = { O, I, hw, hw };
+                                c.sdt = c.ddt = dt;
+                                c.stag = "oihw";
+                                c.dtag = dtag;
+                                c.extra_flags = flags;
+                                c.comp_mask = flags & s8s8 ? 1 : 0;
+                                c.zp_comp_mask = flags & zp ? 1 : 0;
+                                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                                if (flags == s8s8 && hw == 3) {
+                                    c.sdt = relayout_f32;
+                                    c.src_scale_mask = 0;
+                                    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                                }
+                            }
+            // Grouped weights and a matmul packing (comp per N).
+            for (uint64_t flags : { s8s8, zp }) {
+                if (dt != relayout_s8) continue;
+                jit_case_t g;
+                g.dims = { 3, 32, 8, 3, 3 };
+                g.sdt = g.ddt = dt;
+                g.stag = "goihw";
+                g.dtag = "gOIhw4i16o4i";
+                g.extra_flags = flags;
+                g.comp_mask = flags & s8s8 ? 3 : 0;
+                g.zp_comp_mask = flags & zp ? 3 : 0;
+                EXPECT_TRUE(run_jit_case(g, isa, nullptr, ++n));
+                jit_case_t mm;
+                mm.dims = { 70, 130 };
+                mm.sdt = mm.ddt = dt;
+                mm.stag = "ab";
+                mm.dtag = "BA16a64b4a";
+                mm.extra_flags = flags;
+                mm.comp_mask = flags & s8s8 ? 2 : 0;
+                mm.zp_comp_mask = flags & zp ? 2 : 0;
+                EXPECT_TRUE(run_jit_case(mm, isa, nullptr, ++n));
+            }
+        }
+    }
+}
+
 } // namespace
 } // namespace test
 } // namespace impl
