@@ -170,7 +170,9 @@ status_t kernel_plan_create(
             const dim_t min_b = std::min(blk[1], params.tile_b);
             const dim_t a = std::max(vlen, round_down(params.tile_plane / min_b, vlen));
             blk[0] = std::min(blk[0], a);
-            const dim_t b = std::max(min_b, round_down(params.tile_plane / blk[0], vlen));
+            const dim_t b = params.tile_b_max
+                                    ? min_b
+                                    : std::max(min_b, round_down(params.tile_plane / blk[0], vlen));
             blk[1] = std::min(blk[1], b);
             break;
         }

@@ -59,7 +59,8 @@ struct kernel_plan_params_t {
     int vlen = 16;                   // f32 lanes of a vector (16: AVX-512, 8: AVX2)
     dim_t copy_block = 16384;        // largest micro extent of the copy strategy
     dim_t tile_plane = 32768;        // elements of a transpose micro tile (target)
-    dim_t tile_b = 16;               // largest B (dst-contiguous) extent of a transpose tile
+    dim_t tile_b = 16;               // B (dst-contiguous) extent of a transpose tile, at least
+    bool tile_b_max = false;         // ... and at most (B src rows far apart)
     dim_t bake_limit = 32768;        // elements of a kernel call (target)
     int max_loops = 3;               // baked loops
     dim_t min_driver = 16;           // iterations the driver keeps for threading

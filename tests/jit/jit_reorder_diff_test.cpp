@@ -341,6 +341,37 @@ TEST(jit_reorder, CiTailShapes) {
     }
 }
 
+// Narrow dsts whose B src rows are a page or more apart take 16 rows per
+// call (not a whole dst line's 32 or 64: those rows' prefetched lines evict
+// each other); odd channel counts give B edge tiles. Bit-exact, and the
+// kernel plan must keep B at 16.
+TEST(jit_reorder, FarSrcRowsNarrowDst) {
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (auto dims :
+                { std::vector<dim_t>{ 2, 67, 32, 33 }, std::vector<dim_t>{ 1, 70, 64, 64 } })
+            for (data_type_t d :
+                    { relayout_s8, relayout_u8, relayout_bf16, relayout_f16, relayout_s16 })
+                for (int mask : { -1, 0 }) {
+                    jit_case_t c;
+                    c.dims = dims;
+                    c.ddt = d;
+                    c.stag = "nchw";
+                    c.dtag = "nhwc";
+                    c.src_scale_mask = mask;
+                    EXPECT_TRUE(run_jit_case(c, isa));
+                    memory_desc_t smd, dmd;
+                    ASSERT_EQ(make_md(smd, c, true), status_t::success);
+                    ASSERT_EQ(make_md(dmd, c, false), status_t::success);
+                    plan_t p;
+                    ASSERT_EQ(plan_create(p, smd, dmd, attr_t()), status_t::success);
+                    std::string name, kplan;
+                    ASSERT_EQ(x64::jit_reorder_accept(p, isa, name, &kplan), status_t::success);
+                    EXPECT_NE(kplan.find(" B[16 "), std::string::npos) << c.str() << ": " << kplan;
+                }
+    }
+}
+
 // Destinations beyond the non-temporal threshold take the streaming-store
 // path of the transpose tiles (aligned calls) and the cached one (others).
 TEST(jit_reorder, LargeNonTemporal) {
