@@ -53,14 +53,23 @@ public:
         // Compensation: per-thread integer sums of the stored values, read
         // back from the tile each call has just written (still in L1).
         std::vector<int64_t> acc(comp ? size_t(nthr) * (ns + nz) : 0, 0);
+        // Scales repeated over the folded lanes (kernel_plan_t::*_expand).
+        std::vector<float> sexp, dexp;
+        exec_ctx_t c = ctx;
+        if (kp_.src_scale_expand > 1 && ctx.src_scales)
+            c.src_scales =
+                    expand_scales(ctx.src_scales, p_.src_scale_mask, kp_.src_scale_expand, sexp);
+        if (kp_.dst_scale_expand > 1 && ctx.dst_scales)
+            c.dst_scales =
+                    expand_scales(ctx.dst_scales, p_.dst_scale_mask, kp_.dst_scale_expand, dexp);
         if (nthr <= 1) {
-            run(ctx, 0, total, comp ? acc.data() : nullptr);
+            run(c, 0, total, comp ? acc.data() : nullptr);
         } else {
             parallel(nthr, [&](int ithr, int nt) {
                 dim_t start, end;
                 balance211(total, nt, ithr, start, end);
                 if (start < end)
-                    run(ctx, start, end, comp ? acc.data() + size_t(ithr) * (ns + nz) : nullptr);
+                    run(c, start, end, comp ? acc.data() + size_t(ithr) * (ns + nz) : nullptr);
             });
         }
         if (comp) {
@@ -77,6 +86,17 @@ public:
     }
 
 private:
+    // `s` (the scales of `mask`) with every value repeated `e` times.
+    const float *expand_scales(const float *s, int mask, dim_t e, std::vector<float> &out) const {
+        dim_t n = 1;
+        for (int d = 0; d < p_.ndims; ++d)
+            if (mask & (1 << d)) n *= p_.dims[d];
+        out.resize(size_t(n * e));
+        for (dim_t j = 0; j < n; ++j)
+            std::fill_n(out.begin() + j * e, e, s[j]);
+        return out.data();
+    }
+
     // Adds the values a call stored (its baked loops around the micro
     // tile; the data is still in L1/L2) to the compensation sums.
     template <typename T>

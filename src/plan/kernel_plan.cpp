@@ -74,6 +74,8 @@ std::string kernel_plan_t::dump(const plan_t &p) const {
     for (const auto &l : driver)
         s += kloop2str(p, l);
     if (serial) s += " serial";
+    if (src_scale_expand > 1) s += " ssc_x" + std::to_string(src_scale_expand);
+    if (dst_scale_expand > 1) s += " dsc_x" + std::to_string(dst_scale_expand);
     return s;
 }
 
@@ -114,8 +116,11 @@ status_t kernel_plan_create(
             if (mi[1] == K - 1 && K >= 3 && in.n < params.vlen && params.vlen % in.n == 0
                     && !checked(in) && mi[0] != K - 2) {
                 const node_t &b2 = nodes[K - 2];
+                // The folded level's scale index: constant like B's, running
+                // along the lanes, or constant under B's (0 and 1: each
+                // scale repeated over in.n lanes, see *_scale_expand).
                 auto fold_ok = [&](dim_t s1, dim_t s2, bool set) {
-                    return !set || (s1 == 0 && s2 == 0) || (s1 == 1 && s2 == in.n);
+                    return !set || (s1 == 0 && (s2 == 0 || s2 == 1)) || (s1 == 1 && s2 == in.n);
                 };
                 const node_t &a = nodes[mi[0]];
                 if (b2.tab < 0 && b2.os == in.n && b2.is != 1
@@ -125,6 +130,10 @@ status_t kernel_plan_create(
                     kp.strategy = kernel_strategy_t::interleave;
                     mi[1] = K - 2;
                     b1 = K - 1;
+                    if (p.src_scale_mask >= 0 && in.ss == 0 && b2.ss == 1)
+                        kp.src_scale_expand = in.n;
+                    if (p.dst_scale_mask >= 0 && in.ds == 0 && b2.ds == 1)
+                        kp.dst_scale_expand = in.n;
                 }
             }
         }
@@ -238,6 +247,20 @@ status_t kernel_plan_create(
     }
     kp.driver = std::move(rest);
     kp.driver_total = rest_total;
+
+    // Expanded scales: index e * (scale index) + folded position.
+    auto expand = [&](dim_t e, dim_t kloop_t::*s, dim_t kloop_t::*in_s) {
+        if (e == 1) return;
+        for (int m = 0; m < kp.nmicro; ++m)
+            kp.micro[m].*s *= e;
+        for (auto &l : kp.loops)
+            l.*s *= e;
+        for (auto &l : kp.driver)
+            l.*s *= e;
+        kp.micro[1].*in_s = 1;
+    };
+    expand(kp.src_scale_expand, &kloop_t::ss, &kloop_t::in_ss);
+    expand(kp.dst_scale_expand, &kloop_t::ds, &kloop_t::in_ds);
     return status_t::success;
 }
 

@@ -74,7 +74,11 @@ struct kernel_plan_t {
     std::vector<kloop_t> loops;  // baked, outermost first
     std::vector<kloop_t> driver; // outermost first
     dim_t driver_total;          // product of the driver trip counts
-    bool serial;                 // small enough for the calling thread
+    // Interleave whose scales follow B but not its folded level (per-o
+    // scales of OIhw4i16o4i): the strides index an array with every scale
+    // repeated this many times, which the driver builds (1: none).
+    dim_t src_scale_expand = 1, dst_scale_expand = 1;
+    bool serial; // small enough for the calling thread
 
     // "transpose A[256 1 16 d2] B[16 3136 1 d1 pad] loops:[..] driver:[..]"
     std::string dump(const plan_t &p) const;

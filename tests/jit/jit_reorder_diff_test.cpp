@@ -481,6 +481,53 @@ TEST(jit_reorder, NoScaleReadsForPaddedRows) {
 
 // int8 weights with s8s8 / zero-point compensation (and scale adjust),
 // computed with the reorder: plain and blocked, grouped, every ISA.
+// Per-output-channel scales of VNNI weight packings (the common int8
+// case): the folded i lanes share their o's scale, so the interleave reads
+// an array with every scale repeated over them. Must stay an interleave
+// (not a 9 x 4 transpose) and match bit for bit, src and dst scales, with
+// padded O, grouped weights (mask g|o) and compensation. (A padded I
+// folded level is not an interleave at all.)
+TEST(jit_reorder, PerChannelScalesInterleave) {
+    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (const char *dtag : { "OIhw4i16o4i", "OIhw2i8o4i", "OIhw8i16o2i" })
+            for (auto dims :
+                    { std::vector<dim_t>{ 17, 32, 3, 3 }, std::vector<dim_t>{ 64, 48, 5, 5 } })
+                for (int which = 0; which < 3; ++which) {
+                    jit_case_t c;
+                    c.dims = dims;
+                    c.sdt = relayout_f32;
+                    c.ddt = relayout_s8;
+                    c.stag = "oihw";
+                    c.dtag = dtag;
+                    c.src_scale_mask = which != 1 ? 1 : -1;
+                    c.dst_scale_mask = which != 0 ? 1 : -1;
+                    if (which == 2) {
+                        c.extra_flags = s8s8;
+                        c.comp_mask = 1;
+                    }
+                    std::string impl;
+                    EXPECT_TRUE(run_jit_case(c, isa, &impl, ++n));
+                    EXPECT_NE(impl.find(":interleave"), std::string::npos)
+                            << c.str() << " " << impl;
+                }
+        jit_case_t g;
+        g.dims = { 3, 20, 16, 3, 3 };
+        g.sdt = relayout_f32;
+        g.ddt = relayout_s8;
+        g.stag = "goihw";
+        g.dtag = "gOIhw4i16o4i";
+        g.src_scale_mask = 3;
+        g.extra_flags = s8s8;
+        g.comp_mask = 3;
+        std::string impl;
+        EXPECT_TRUE(run_jit_case(g, isa, &impl, ++n));
+        EXPECT_NE(impl.find(":interleave"), std::string::npos) << g.str() << " " << impl;
+    }
+}
+
 TEST(jit_reorder, Compensation) {
     const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
     const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
