@@ -1,5 +1,6 @@
 #include "jit/x64/jit_reorder_kernel.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -98,9 +99,10 @@ private:
     bool value_path() const { return !d_.bit_copy; }
 
     // ---- element loads and stores -----------------------------------------
-    // Loads lanes of `dt` at `a` into 32-bit lanes of vr(vi): values as f32
-    // (value path) or zero-extended bits (bit copy).
-    void load_lanes(int vi, const Address &a, const Opmask *k, data_type_t dt) {
+    // Loads lanes of `dt` at `a` (memory, or a register holding them packed)
+    // into 32-bit lanes of vr(vi): values as f32 (value path) or
+    // zero-extended bits (bit copy).
+    void load_lanes(int vi, const Operand &a, const Opmask *k, data_type_t dt) {
         Xmm v = vr(vi);
         Xmm vd = k ? (v | *k | T_z) : v;
         const int sz = (int)data_type_size(dt);
@@ -433,6 +435,8 @@ private:
     void gen_copy_bits();
     void gen_copy();
     void gen_transpose();
+    void gen_lanes();
+    bool lanes_tile() const;
     void gen_scalar();
     void transpose_tile();
     void byte_transpose_16x16();
@@ -906,6 +910,168 @@ void reorder_gen_t::gen_byte_tile(bool a_partial) {
     L(ldone);
 }
 
+// An interleave of one A position, its folded groups of in_n contiguous
+// src elements (2 to 16 bytes) apart (1x1 filters: OIhw4i16o4i from oihw
+// has no unit-stride A for a tile to run along).
+bool reorder_gen_t::lanes_tile() const {
+    const int64_t gb = d_.in_n * ssz_;
+    return d_.strategy == kernel_strategy_t::interleave && d_.n[0] == 1 && d_.in_is == 1
+           && (gb == 2 || gb == 4 || gb == 8 || gb == 16) && W_ % d_.in_n == 0;
+}
+
+// Each W-lane B tile is one dst row: its groups are copied into the stack
+// buffer (groups without values: zeros), read as one vector, converted and
+// stored like a tile row; masks (AVX-512) or the buffers (AVX2) keep the
+// reads and writes to the value and stored lanes.
+//   r15 b0 (lanes), rbx src of the tile, rdx dst, rsi / rdi scales.
+void reorder_gen_t::gen_lanes() {
+    tb_ = W_;
+    const int T = W_;
+    ssc_vec_ = d_.ss[1] == 1;
+    dsc_vec_ = d_.ds[1] == 1;
+    const int64_t n1 = d_.in_n;
+    int log_n1 = 0;
+    while ((int64_t(1) << log_n1) < n1)
+        ++log_n1;
+    const int gb = (int)(n1 * ssz_); // bytes of a group
+    const int G = (int)(T / n1);     // groups of a tile
+    const int64_t isB = d_.is[1] * ssz_;
+    Label lb, lbend;
+    xor_(r15, r15);
+    L(lb);
+    cmp(r15, qword[rsp + s_z0 + 8]);
+    jge(lbend, T_NEAR);
+    mov(rbx, r15);
+    shr(rbx, log_n1);
+    imul(rbx, rbx, (int)isB);
+    add(rbx, r8);
+    lea(rdx, ptr[r9 + r15 * dsz_]);
+    if (d_.src_scale) ssc_vec_ ? lea(rsi, ptr[r10 + r15 * 4]) : mov(rsi, r10);
+    if (d_.dst_scale) dsc_vec_ ? lea(rdi, ptr[r11 + r15 * 4]) : mov(rdi, r11);
+    clamp_diff(r13, qword[rsp + s_v0 + 8], r15, T);
+    mov(qword[rsp + s_cnt_v], r13); // value lanes
+    clamp_diff(r13, qword[rsp + s_z0 + 8], r15, T);
+    mov(qword[rsp + s_cnt_z], r13); // stored lanes
+    {
+        // A padding position of the driver (v[0] = 0): zeros only.
+        Label lhas;
+        cmp(qword[rsp + s_v0], 0);
+        jne(lhas, T_NEAR);
+        mov(qword[rsp + s_cnt_v], 0);
+        L(lhas);
+    }
+    // Whole tiles: the groups are assembled in xmm0 / ymm0 / zmm0, 16 bytes
+    // at a time. Others: group by group through the zeroed buffer.
+    const int raw = T * ssz_; // bytes of the tile's src lanes
+    Label ledge, lload;
+    cmp(qword[rsp + s_cnt_v], T);
+    jne(ledge, T_NEAR);
+    for (int c = 0; c * 16 < raw; ++c) {
+        const int g0 = c * 16 / gb, g1 = std::min(G, (c + 1) * 16 / gb);
+        const Xmm x = c == 0 ? Xmm(0) : Xmm(1);
+        auto at = [&](int g) { return ptr[rbx + g * isB]; };
+        if (gb == 16) {
+            if (c == 0)
+                vmovdqu(Xmm(0), at(g0));
+            else if (z_)
+                vinserti32x4(Zmm(0), Zmm(0), at(g0), c);
+            else
+                vinserti128(Ymm(0), Ymm(0), at(g0), c);
+            continue;
+        }
+        for (int g = g0; g < g1; ++g) {
+            const int i = g - g0;
+            if (gb == 8)
+                i == 0 ? vmovq(x, at(g)) : vpinsrq(x, x, at(g), i);
+            else if (gb == 4)
+                i == 0 ? vmovd(x, at(g)) : vpinsrd(x, x, at(g), i);
+            else if (i == 0) {
+                vpxor(x, x, x);
+                vpinsrw(x, x, at(g), 0);
+            } else {
+                vpinsrw(x, x, at(g), i);
+            }
+        }
+        if (c > 0) z_ ? vinserti32x4(Zmm(0), Zmm(0), x, c) : vinserti128(Ymm(0), Ymm(0), x, c);
+    }
+    // Widened in place (a 64-byte store does not forward to the load on
+    // Zen 4).
+    load_lanes(0, raw == 64 ? Xmm(Zmm(0)) : raw == 32 ? Xmm(Ymm(0)) : Xmm(0), nullptr, d_.sdt);
+    jmp(lload, T_NEAR);
+    L(ledge);
+    vpxor(Xmm(0), Xmm(0), Xmm(0));
+    for (int i = 0; i < 64; i += 16)
+        vmovdqu(ptr[rsp + buf_src + i], Xmm(0));
+    for (int g = 0; g < G; ++g) {
+        Label lskip;
+        cmp(qword[rsp + s_cnt_v], g * n1);
+        jle(lskip, T_NEAR);
+        const Address from = ptr[rbx + g * isB], to = ptr[rsp + buf_src + g * gb];
+        if (gb == 16) {
+            vmovdqu(Xmm(0), from);
+            vmovdqu(to, Xmm(0));
+        } else if (gb == 8) {
+            mov(r13, from);
+            mov(to, r13);
+        } else if (gb == 4) {
+            mov(r13d, from);
+            mov(to, r13d);
+        } else {
+            mov(r13w, from);
+            mov(to, r13w);
+        }
+        L(lskip);
+    }
+    load_lanes(0, ptr[rsp + buf_src], nullptr, d_.sdt);
+    L(lload);
+    // Converts, sums and stores the row in vr(0). Edges (`part`) read and
+    // write through masks (AVX-512) or the buffers lane by lane (AVX2);
+    // whole rows directly.
+    auto finish = [&](bool part) {
+        if (z_ && part) {
+            mask_from_slot(k2, s_cnt_v, 16);
+            mask_from_slot(k3, s_cnt_z, 16);
+            if (value_path()) compute(0, lane_src_t{ ptr[rdx], ptr[rsi], ptr[rdi], &k2 });
+        } else if (value_path() && !part) {
+            compute(0, lane_src_t{ ptr[rdx], ptr[rsi], ptr[rdi], nullptr });
+        } else if (value_path()) {
+            if (d_.beta != 0.f) gather_to_buf(buf_old, rdx, s_cnt_v, dsz_);
+            if (d_.src_scale && ssc_vec_) gather_to_buf(buf_ssc, rsi, s_cnt_v, 4);
+            if (d_.dst_scale && dsc_vec_) gather_to_buf(buf_dsc, rdi, s_cnt_v, 4);
+            compute(0, lane_src_t{ ptr[rsp + buf_old], ssc_vec_ ? ptr[rsp + buf_ssc] : ptr[rsi],
+                               dsc_vec_ ? ptr[rsp + buf_dsc] : ptr[rdi], nullptr });
+            lane_mask_from_slot(s_cnt_v);
+        }
+        if (value_path() && part) zero_dead_lanes(0);
+        comp_zero();
+        comp_add_row(0);
+        comp_flush();
+        if (z_ && part) {
+            store_lanes(0, ptr[rdx], &k3);
+        } else if (!part) {
+            store_lanes(0, ptr[rdx], nullptr);
+        } else {
+            store_lanes(0, ptr[rsp + buf_dst], nullptr);
+            copy_elems(rdx, rsp + buf_dst, s_cnt_z, dsz_);
+        }
+    };
+    {
+        Label lpart, ldone;
+        cmp(qword[rsp + s_cnt_v], T);
+        jne(lpart, T_NEAR);
+        cmp(qword[rsp + s_cnt_z], T);
+        jne(lpart, T_NEAR);
+        finish(false);
+        jmp(ldone, T_NEAR);
+        L(lpart);
+        finish(true);
+        L(ldone);
+    }
+    add(r15, T);
+    jmp(lb, T_NEAR);
+    L(lbend);
+}
+
 // Register-tile transpose of the micro plane A x B.
 //   rax a0, r15 b0, rbx src at b0, rbp dst at b0, rcx src tile, rdx dst
 //   tile, rsi src scales of the tile, rdi dst scales of the tile.
@@ -1209,7 +1375,7 @@ void reorder_gen_t::generate() {
                 gen_copy();
             break;
         case kernel_strategy_t::transpose:
-        case kernel_strategy_t::interleave: gen_transpose(); break;
+        case kernel_strategy_t::interleave: lanes_tile() ? gen_lanes() : gen_transpose(); break;
         case kernel_strategy_t::scalar: gen_scalar(); break;
     }
     for (int l = d_.nloops - 1; l >= 0; --l) {

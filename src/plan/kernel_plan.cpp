@@ -93,13 +93,49 @@ status_t kernel_plan_create(
     };
 
     int mi[2] = { -1, -1 };
-    int b1 = -1; // interleave: the folded inner B node
+    int b1 = -1;            // interleave: the folded inner B node
+    bool virtual_a = false; // interleave of one A position (no A node)
     if (K > 0) {
         const node_t &in = nodes[K - 1];
+        // A short dst-contiguous node (4i, 2i) and the one above it (16o)
+        // fill the lanes together: interleave, along A (`a`, or one
+        // position when null).
+        auto try_fold = [&](const node_t *a) {
+            if (K < 2 || in.n >= params.vlen || params.vlen % in.n != 0 || checked(in)) return;
+            const node_t &b2 = nodes[K - 2];
+            // The folded level's scale index: constant like B's, running
+            // along the lanes, or constant under B's (0 and 1: each scale
+            // repeated over in.n lanes, see *_scale_expand).
+            auto fold_ok = [&](dim_t s1, dim_t s2, bool set) {
+                return !set || (s1 == 0 && (s2 == 0 || s2 == 1)) || (s1 == 1 && s2 == in.n);
+            };
+            if (b2.tab >= 0 || b2.os != in.n || b2.is == 1) return;
+            if (a && checked(b2) && checked(*a) && a->dim == b2.dim) return;
+            if (!fold_ok(in.ss, b2.ss, p.src_scale_mask >= 0)
+                    || !fold_ok(in.ds, b2.ds, p.dst_scale_mask >= 0))
+                return;
+            kp.strategy = kernel_strategy_t::interleave;
+            kp.nmicro = 2;
+            mi[1] = K - 2;
+            b1 = K - 1;
+            if (p.src_scale_mask >= 0 && in.ss == 0 && b2.ss == 1) kp.src_scale_expand = in.n;
+            if (p.dst_scale_mask >= 0 && in.ds == 0 && b2.ds == 1) kp.dst_scale_expand = in.n;
+        };
         if (in.tab < 0 && in.is == 1 && in.os == 1 && lane_ok(in)) {
             kp.strategy = kernel_strategy_t::copy;
             kp.nmicro = 1;
             mi[0] = K - 1;
+            // A copy run shorter than a vector under a dst-contiguous node
+            // (1x1 VNNI packings: [16 o][4 i], no unit-stride A): gather
+            // the lanes, groups of in.n elements (2 to 16 bytes).
+            const size_t gb = size_t(in.n) * data_type_size(p.sdt);
+            if (gb == 2 || gb == 4 || gb == 8 || gb == 16) {
+                try_fold(nullptr);
+                if (kp.strategy == kernel_strategy_t::interleave) {
+                    mi[0] = -1;
+                    virtual_a = true;
+                }
+            }
         } else if (in.tab < 0 && in.os == 1 && lane_ok(in)) {
             for (int k = K - 2; k >= 0; --k) {
                 const node_t &a = nodes[k];
@@ -111,34 +147,10 @@ status_t kernel_plan_create(
                 mi[1] = K - 1;
                 break;
             }
-            // A short dst-contiguous node (4i, 2i) and the one above it
-            // (16o) fill the lanes together: interleave.
-            if (mi[1] == K - 1 && K >= 3 && in.n < params.vlen && params.vlen % in.n == 0
-                    && !checked(in) && mi[0] != K - 2) {
-                const node_t &b2 = nodes[K - 2];
-                // The folded level's scale index: constant like B's, running
-                // along the lanes, or constant under B's (0 and 1: each
-                // scale repeated over in.n lanes, see *_scale_expand).
-                auto fold_ok = [&](dim_t s1, dim_t s2, bool set) {
-                    return !set || (s1 == 0 && (s2 == 0 || s2 == 1)) || (s1 == 1 && s2 == in.n);
-                };
-                const node_t &a = nodes[mi[0]];
-                if (b2.tab < 0 && b2.os == in.n && b2.is != 1
-                        && !(checked(b2) && checked(a) && a.dim == b2.dim)
-                        && fold_ok(in.ss, b2.ss, p.src_scale_mask >= 0)
-                        && fold_ok(in.ds, b2.ds, p.dst_scale_mask >= 0)) {
-                    kp.strategy = kernel_strategy_t::interleave;
-                    mi[1] = K - 2;
-                    b1 = K - 1;
-                    if (p.src_scale_mask >= 0 && in.ss == 0 && b2.ss == 1)
-                        kp.src_scale_expand = in.n;
-                    if (p.dst_scale_mask >= 0 && in.ds == 0 && b2.ds == 1)
-                        kp.dst_scale_expand = in.n;
-                }
-            }
+            if (mi[1] == K - 1 && K >= 3 && mi[0] != K - 2) try_fold(&nodes[mi[0]]);
         }
     }
-    if (mi[0] < 0) {
+    if (mi[0] < 0 && !virtual_a) {
         kp.strategy = kernel_strategy_t::scalar;
         kp.nmicro = 1;
         for (int k = K - 1; k >= 0; --k)

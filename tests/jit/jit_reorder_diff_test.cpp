@@ -528,6 +528,41 @@ TEST(jit_reorder, PerChannelScalesInterleave) {
     }
 }
 
+// 1x1 filters: the VNNI packings have no unit-stride A, so each 16- or
+// 8-lane row is gathered from groups of 2, 4 or 8 contiguous src elements
+// (an interleave of one A position). Whole rows and edges (padded O,
+// driver padding), bit copies and conversions, scales per o, both
+// compensations, both ISAs; the strategy must be the interleave.
+TEST(jit_reorder, OneByOneInterleave) {
+    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
+    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (const char *dtag : { "OIhw4i16o4i", "OIhw2i8o4i", "OIhw8i16o2i", "OIhw4o4i" })
+            for (auto dims : { std::vector<dim_t>{ 17, 32, 1, 1 },
+                         std::vector<dim_t>{ 64, 48, 1, 1 }, std::vector<dim_t>{ 3, 16, 1, 1 } })
+                for (data_type_t sdt : { relayout_f32, relayout_s8, relayout_bf16 })
+                    for (int variant = 0; variant < 3; ++variant) {
+                        jit_case_t c;
+                        c.dims = dims;
+                        c.sdt = sdt;
+                        c.ddt = variant == 0 ? sdt : relayout_s8;
+                        c.stag = "oihw";
+                        c.dtag = dtag;
+                        if (variant == 1 && sdt != relayout_s8) c.src_scale_mask = 1;
+                        if (variant == 2) {
+                            c.extra_flags = s8s8 | zp;
+                            c.comp_mask = c.zp_comp_mask = 1;
+                        }
+                        std::string impl;
+                        EXPECT_TRUE(run_jit_case(c, isa, &impl, ++n));
+                        EXPECT_NE(impl.find(":interleave"), std::string::npos)
+                                << c.str() << " " << impl;
+                    }
+    }
+}
+
 TEST(jit_reorder, Compensation) {
     const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
     const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
