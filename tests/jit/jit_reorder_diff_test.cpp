@@ -425,6 +425,34 @@ TEST(jit_reorder, LargeNonTemporal) {
     }
 }
 
+// The copy kernel keeps a scale that is constant along its vectors in a
+// register, broadcast once per run of the micro node: a scale per row
+// must be broadcast again for every row of the baked loops and of the
+// driver (rows 16 x 32 of 37 values, odd strides), and the pipeline's
+// constants (clamps, bf16 rounding, zero points) come from registers too.
+TEST(jit_reorder, CopyScalesPerRow) {
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (data_type_t ddt : { relayout_s8, relayout_u8, relayout_bf16, relayout_f16,
+                     relayout_s32, relayout_f32 })
+            for (int variant = 0; variant < 4; ++variant) {
+                jit_case_t c;
+                c.dims = { 16, 32, 37 };
+                c.sstrides = { 32 * 41, 41, 1 };
+                c.dstrides = { 32 * 39, 39, 1 };
+                c.sdt = relayout_f32;
+                c.ddt = ddt;
+                switch (variant) {
+                    case 0: c.src_scale_mask = 2; break;                       // per baked row
+                    case 1: c.src_scale_mask = 1, c.dst_scale_mask = 3; break; // + per driver row
+                    case 2: c.dst_scale_mask = 2, c.src_zp = 3, c.dst_zp = -2; break;
+                    default: c.src_scale_mask = 0, c.dst_scale_mask = 0; break; // common
+                }
+                EXPECT_TRUE(run_jit_case(c, isa)) << x64::isa2str(isa);
+            }
+    }
+}
+
 // Per-dimension scales of a padded (blocked) dim: the rows of the padding
 // have no scale, and the kernels must not read one for them (the arrays
 // end at a PROT_NONE page here: an over-read is a SIGSEGV). Found by the
