@@ -1178,12 +1178,13 @@ void reorder_gen_t::gen_transpose() {
     const int64_t osA = d_.os[0] * dsz_; // bytes between dst rows
     const int64_t ssA = d_.ss[0] * 4, dsA = d_.ds[0] * 4;
     Label lb, lbend, la, laend, lgen, lnext;
-    // A of 8 rows on AVX-512 (large nChw8c -> nchw; see desc_init): full
-    // tiles are 8 A rows x 16 B lanes, loaded through a constant 8-lane
-    // mask (no reads past a row) and stored as 8 whole streamed lines.
-    const int TA = half_a_tile(d_) ? 8 : T;
+    // A shorter than a tile on AVX-512 (3x3 filters: A = 9; large nChw8c ->
+    // nchw: 8, see desc_init): full tiles are TA A rows x 16 B lanes,
+    // loaded through a constant TA-lane mask (no reads past a row) and
+    // stored as TA rows, instead of taking the edge tile every time.
+    const int TA = half_a_tile(d_) ? 8 : z_ && d_.n[0] < T ? (int)d_.n[0] : T;
     if (TA < T) {
-        mov(r14d, 0xff);
+        mov(r14d, (1 << TA) - 1);
         kmovw(k5, r14d);
     }
 
