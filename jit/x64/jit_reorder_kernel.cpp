@@ -442,8 +442,11 @@ private:
     void emit_constants();
 };
 
+// Only the constants the code refers to (a label gets its id at its first
+// use): a bit copy needs none, and each costs 64 bytes of emission.
 void reorder_gen_t::emit_constants() {
     auto f = [&](Label &l, float v) {
+        if (l.getId() == 0) return;
         align(64);
         L(l);
         uint32_t u;
@@ -452,6 +455,7 @@ void reorder_gen_t::emit_constants() {
             dd(u);
     };
     auto u = [&](Label &l, uint32_t v) {
+        if (l.getId() == 0) return;
         align(64);
         L(l);
         for (int i = 0; i < 16; ++i)
@@ -482,10 +486,12 @@ void reorder_gen_t::emit_constants() {
     u(c_one_, 1);
     u(c_7fff_, 0x7fff);
     u(c_40_, 0x40);
-    align(64);
-    L(c_iota_);
-    for (int i = 0; i < 16; ++i)
-        dd(i);
+    if (c_iota_.getId() != 0) {
+        align(64);
+        L(c_iota_);
+        for (int i = 0; i < 16; ++i)
+            dd(i);
+    }
     if (d_.byte_tile && d_.comp_lanes) {
         u(c_ones8_, 0x01010101);
         u(c_ones16_, 0x00010001);
