@@ -1390,9 +1390,14 @@ status_t jit_reorder_generate(const jit_reorder_desc_t &d, std::unique_ptr<jit_g
     RL_CHECK(jit_reorder_desc_check(d));
     const std::string name = std::string("reorder_") + isa2str(d.isa) + "_"
                              + strategy2str(d.strategy) + "_" + dt2str(d.sdt) + "_" + dt2str(d.ddt);
-    // The transpose edge tile unrolls W rows with masks: size the buffer
-    // for it, and retry larger on overflow (a fresh generator each time).
-    size_t size = d.strategy == kernel_strategy_t::transpose ? 64 * 1024 : 16 * 1024;
+    // Twice (tiles) or four times (others) the largest kernel of the tests
+    // and the ci batch (tiles: 7.9 KiB, bf16 and int8 conversions on AVX2;
+    // copy and scalar: 2 KiB), and retry larger on overflow (a fresh
+    // generator each time). Every page of the buffer costs at finalize
+    // (mprotect) and in the code pool.
+    const bool tile = d.strategy == kernel_strategy_t::transpose
+                      || d.strategy == kernel_strategy_t::interleave;
+    size_t size = tile ? 16 * 1024 : 8 * 1024;
     for (int attempt = 0; attempt < 3; ++attempt, size *= 4) {
         std::unique_ptr<reorder_gen_t> g(new (std::nothrow) reorder_gen_t(d, name, size));
         if (!g) return fail(status_t::out_of_memory, "jit: out of memory");
