@@ -72,16 +72,7 @@ public:
                     run(c, start, end, comp ? acc.data() + size_t(ithr) * (ns + nz) : nullptr);
             });
         }
-        if (comp) {
-            int32_t *out = reinterpret_cast<int32_t *>(
-                    static_cast<char *>(ctx.dst) + p_.comp_offset_bytes);
-            for (dim_t m = 0; m < ns + nz; ++m) {
-                int64_t s = 0;
-                for (int t = 0; t < nthr; ++t)
-                    s += acc[size_t(t) * (ns + nz) + m];
-                out[m] = static_cast<int32_t>(m < ns ? -128 * s : -s);
-            }
-        }
+        if (comp) plan_store_compensation(p_, acc.data(), nthr, ctx.dst);
         return status_t::success;
     }
 

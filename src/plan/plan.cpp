@@ -199,6 +199,17 @@ void plan_fold(std::vector<node_t> &nodes, const bool *check) {
     nodes.swap(out);
 }
 
+void plan_store_compensation(const plan_t &p, const int64_t *acc, int nthr, void *dst) {
+    const dim_t ns = p.s8s8_count, n = p.s8s8_count + p.zp_count;
+    int32_t *out = reinterpret_cast<int32_t *>(static_cast<char *>(dst) + p.comp_offset_bytes);
+    for (dim_t m = 0; m < n; ++m) {
+        int64_t s = 0;
+        for (int t = 0; t < nthr; ++t)
+            s += acc[size_t(t) * n + m];
+        out[m] = static_cast<int32_t>(m < ns ? -128 * s : -s);
+    }
+}
+
 status_t plan_create(
         plan_t &p, const memory_desc_t &src, const memory_desc_t &dst, const attr_t &attr) {
     if (src.ndims == 0) return fail(status_t::invalid_arguments, "src: zero memory descriptor");

@@ -78,6 +78,13 @@ struct plan_t {
 status_t plan_create(
         plan_t &plan, const memory_desc_t &src, const memory_desc_t &dst, const attr_t &attr);
 
+// Writes the compensation buffers of `dst` (at comp_offset_bytes) from the
+// integer sums of the stored values that `nthr` threads gathered, each a
+// block of s8s8_count then zp_count int64 entries: s8s8 = -128 * sum,
+// zp = -sum (DESIGN §8). Integer sums: the result does not depend on the
+// split. Every implementation that writes compensation ends with this.
+void plan_store_compensation(const plan_t &p, const int64_t *acc, int nthr, void *dst);
+
 // Pure steps, exposed for tests.
 void plan_drop_trivial(std::vector<node_t> &nodes);
 void plan_sort(std::vector<node_t> &nodes);

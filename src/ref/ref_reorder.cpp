@@ -183,17 +183,7 @@ status_t ref_reorder_execute(const plan_t &p, const exec_ctx_t &ctx) {
         if (start < end)
             fn(p, ctx, start, end, p.s8s8_comp ? a : nullptr, p.zp_comp ? a + ns : nullptr);
     });
-    if (comp) {
-        // Integer sums: the result does not depend on the split.
-        int32_t *out =
-                reinterpret_cast<int32_t *>(static_cast<char *>(ctx.dst) + p.comp_offset_bytes);
-        for (dim_t m = 0; m < ns + nz; ++m) {
-            int64_t s = 0;
-            for (int t = 0; t < nthr; ++t)
-                s += acc[size_t(t) * (ns + nz) + m];
-            out[m] = static_cast<int32_t>(m < ns ? -128 * s : -s);
-        }
-    }
+    if (comp) plan_store_compensation(p, acc.data(), nthr, ctx.dst);
     return status_t::success;
 }
 

@@ -16,16 +16,13 @@
 #include "runtime/primitive_cache.hpp"
 #include "runtime/reorder.hpp"
 
+#include "unit_test_utils.hpp"
+
 namespace relayout {
 namespace impl {
 namespace {
 
-memory_desc_t make(std::vector<dim_t> dims, data_type_t dt, const std::string &tag) {
-    memory_desc_t md;
-    EXPECT_EQ(md_init_by_tag(md, (int)dims.size(), dims.data(), dt, tag), status_t::success)
-            << last_error_message();
-    return md;
-}
+using test::make;
 
 relayout_engine &cpu() {
     static relayout_engine e(relayout_cpu, 0);

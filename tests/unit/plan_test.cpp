@@ -5,16 +5,13 @@
 #include "plan/attr.hpp"
 #include "plan/plan.hpp"
 
+#include "unit_test_utils.hpp"
+
 namespace relayout {
 namespace impl {
 namespace {
 
-memory_desc_t make(std::vector<dim_t> dims, data_type_t dt, const std::string &tag) {
-    memory_desc_t md;
-    EXPECT_EQ(md_init_by_tag(md, (int)dims.size(), dims.data(), dt, tag), status_t::success)
-            << last_error_message();
-    return md;
-}
+using test::make;
 
 struct golden_case_t {
     const char *name;
