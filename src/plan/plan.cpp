@@ -200,12 +200,17 @@ void plan_fold(std::vector<node_t> &nodes, const bool *check) {
 }
 
 void plan_store_compensation(const plan_t &p, const int64_t *acc, int nthr, void *dst) {
+    plan_store_compensation(p, acc, nthr, size_t(p.s8s8_count + p.zp_count), dst);
+}
+
+void plan_store_compensation(
+        const plan_t &p, const int64_t *acc, int nthr, size_t stride, void *dst) {
     const dim_t ns = p.s8s8_count, n = p.s8s8_count + p.zp_count;
     int32_t *out = reinterpret_cast<int32_t *>(static_cast<char *>(dst) + p.comp_offset_bytes);
     for (dim_t m = 0; m < n; ++m) {
         int64_t s = 0;
         for (int t = 0; t < nthr; ++t)
-            s += acc[size_t(t) * n + m];
+            s += acc[size_t(t) * stride + m];
         out[m] = static_cast<int32_t>(m < ns ? -128 * s : -s);
     }
 }

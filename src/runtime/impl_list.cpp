@@ -43,6 +43,10 @@ class jit_kernel_t : public kernel_t {
 public:
     explicit jit_kernel_t(std::unique_ptr<x64::jit_reorder_t> r) : r_(std::move(r)) {}
     status_t execute(const exec_ctx_t &ctx) const override { return r_->execute(ctx); }
+    status_t prepare(
+            const exec_ctx_t &ctx, std::shared_ptr<const exec_prepared_t> &out) const override {
+        return r_->prepare(ctx, out);
+    }
 
 private:
     std::unique_ptr<x64::jit_reorder_t> r_;

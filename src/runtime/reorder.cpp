@@ -295,6 +295,12 @@ std::shared_ptr<const relayout_primitive_desc> shared_pd(const relayout_primitiv
     });
 }
 
+// The scale arrays a primitive's kernel reads: fixed by its descriptor.
+void set_scales(exec_ctx_t &ctx, const relayout_primitive_desc &pd) {
+    ctx.src_scales = pd.attr.src_scales.is_set() ? pd.attr.src_scales.values.data() : nullptr;
+    ctx.dst_scales = pd.attr.dst_scales.is_set() ? pd.attr.dst_scales.values.data() : nullptr;
+}
+
 } // namespace
 
 status_t primitive_create(relayout_primitive *&prim, const relayout_primitive_desc &pd) {
@@ -308,6 +314,13 @@ status_t primitive_create(relayout_primitive *&prim, const relayout_primitive_de
     if (!p) return fail(status_t::out_of_memory, "primitive: out of memory");
     p->pd = shared_pd(pd);
     p->kernel = std::move(kernel);
+    // Prepared from the scales of the shared descriptor, which execute
+    // passes (the same arrays: the pointers match).
+    if (pd.attr.src_scales.is_set() || pd.attr.dst_scales.is_set()) {
+        exec_ctx_t sc = {};
+        set_scales(sc, *p->pd);
+        RL_CHECK(p->kernel->prepare(sc, p->prepared));
+    }
     if (verbose)
         verbose_print(std::string("create:") + (hit ? "cache_hit" : "cache_miss") + ",reorder,"
                       + pd.impl_name + ",src:" + md2str(pd.src_md) + ",dst:" + md2str(pd.dst_md)
@@ -353,8 +366,8 @@ status_t primitive_execute(const relayout_primitive &prim, relayout_stream *stre
     exec_ctx_t ctx;
     ctx.src = src->handle;
     ctx.dst = dst->handle;
-    ctx.src_scales = pd.attr.src_scales.is_set() ? pd.attr.src_scales.values.data() : nullptr;
-    ctx.dst_scales = pd.attr.dst_scales.is_set() ? pd.attr.dst_scales.values.data() : nullptr;
+    set_scales(ctx, pd);
+    ctx.prepared = prim.prepared.get();
     ctx.src_mem = src;
     ctx.dst_mem = dst;
     ctx.stream = stream;
