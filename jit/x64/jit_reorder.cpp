@@ -380,6 +380,25 @@ public:
     std::string dump() const override { return "zero-volume"; }
 };
 
+// "jit:<isa>:<strategy>" (every primitive_desc creation names its
+// implementation): the known pairs are formatted once.
+std::string jit_impl_name(cpu_isa_t isa, kernel_strategy_t s) {
+    auto format = [](cpu_isa_t i, kernel_strategy_t k) {
+        return std::string("jit:") + isa2str(i) + ":" + strategy2str(k);
+    };
+    constexpr int nisa = 3, nstrategy = 4; // interleave is the last strategy
+    static const std::vector<std::string> names = [&] {
+        std::vector<std::string> v;
+        for (int i = 0; i < nisa; ++i)
+            for (int k = 0; k < nstrategy; ++k)
+                v.push_back(format(cpu_isa_t(i), kernel_strategy_t(k)));
+        return v;
+    }();
+    const int i = int(isa), k = int(s);
+    if (i < 0 || i >= nisa || k < 0 || k >= nstrategy) return format(isa, s);
+    return names[size_t(i * nstrategy + k)];
+}
+
 } // namespace
 
 kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
@@ -416,7 +435,7 @@ status_t jit_reorder_accept(const plan_t &p, cpu_isa_t isa, std::string &name, s
     if ((p.s8s8_comp || p.zp_comp) && p.ddt != relayout_s8 && p.ddt != relayout_u8)
         return fail(status_t::unimplemented, "jit: compensation needs an s8 or u8 dst");
     if (p.zero_volume) {
-        name = std::string("jit:") + isa2str(isa) + ":copy";
+        name = jit_impl_name(isa, kernel_strategy_t::copy);
         return status_t::success;
     }
     if ((int)p.nodes.size() > 2 * max_ndims)
@@ -426,7 +445,7 @@ status_t jit_reorder_accept(const plan_t &p, cpu_isa_t isa, std::string &name, s
     jit_reorder_desc_t d;
     jit_reorder_desc_init(d, isa, p, kp);
     RL_CHECK(jit_reorder_desc_check(d));
-    name = std::string("jit:") + isa2str(isa) + ":" + strategy2str(kp.strategy);
+    name = jit_impl_name(isa, kp.strategy);
     if (kplan) *kplan = kp.dump(p);
     return status_t::success;
 }
