@@ -314,4 +314,48 @@ TEST(ReorderCache, ExecuteAllocatesNothing) {
     set_num_threads(0);
 }
 
+// A primitive_desc created again comes from what the thread remembers of
+// the first: it must still follow the ISA cap, the scale values (and their
+// validation) and the format_kind any resolution of the moment.
+TEST(ReorderCache, RepeatedDescriptorsFollowTheCapAndTheAttributes) {
+    isa_guard_t guard;
+    const memory::dims dims = { 2, 32, 5, 5 };
+    const memory::desc s(dims, dt::f32, tag::nchw), d(dims, dt::f32, tag::nhwc);
+    const memory::desc any(dims, dt::f32, tag::any);
+    auto impl = [&](const memory::desc &dst) {
+        return reorder::primitive_desc(cpu(), s, cpu(), dst).impl_info_str();
+    };
+    const std::string first = impl(d);
+    EXPECT_EQ(impl(d), first);
+    for (relayout_cpu_isa_t cap : { relayout_cpu_isa_avx2, relayout_cpu_isa_none,
+                 relayout_cpu_isa_avx512_core, relayout_cpu_isa_avx2 }) {
+        set_max_cpu_isa(cap);
+        const std::string want = get_effective_cpu_isa() == relayout_cpu_isa_none ? "ref:"
+                                 : get_effective_cpu_isa() == relayout_cpu_isa_avx2
+                                         ? "jit:avx2:"
+                                         : "jit:avx512_core:";
+        for (int i = 0; i < 2; ++i) {
+            EXPECT_EQ(impl(d).rfind(want, 0), 0u) << impl(d) << " under cap " << int(cap);
+            // format_kind any: channels blocked by the vector width.
+            const reorder::primitive_desc pa(cpu(), s, cpu(), any);
+            const std::string blk =
+                    get_effective_cpu_isa() == relayout_cpu_isa_avx512_core ? "16b" : "8b";
+            const memory::desc rd = pa.dst_desc();
+            EXPECT_EQ(rd.get_size(), memory::desc(dims, dt::f32, "aBcd" + blk).get_size())
+                    << int(cap);
+        }
+    }
+    set_max_cpu_isa(relayout_cpu_isa_default);
+    EXPECT_EQ(impl(d), first);
+    // Scale values: 32 per-channel values are valid, 31 are not, even right after.
+    const memory::desc ws(dims, dt::f32, tag::nchw), wd(dims, dt::s8, tag::nhwc);
+    for (int i = 0; i < 2; ++i) {
+        primitive_attr ok, bad;
+        ok.set_scales(RELAYOUT_ARG_SRC, 2, std::vector<float>(32, 0.5f));
+        bad.set_scales(RELAYOUT_ARG_SRC, 2, std::vector<float>(31, 0.5f));
+        EXPECT_NO_THROW(reorder::primitive_desc(cpu(), ws, cpu(), wd, ok));
+        EXPECT_THROW(reorder::primitive_desc(cpu(), ws, cpu(), wd, bad), error);
+    }
+}
+
 } // namespace
