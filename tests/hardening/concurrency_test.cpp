@@ -132,6 +132,35 @@ void hammer(const std::vector<problem_t> &probs, int iters, bool same_problem,
         th.join();
 }
 
+// k_threads threads execute the primitives, `iters` times each, thread t
+// taking prims[(t + i) % n] at step i (so that all of them run at once),
+// each on its problem's data; the results are checked. Returns the number
+// of failures.
+int execute_from_threads(const engine &eng, const std::vector<problem_t> &probs,
+        const std::vector<reorder> &prims, int iters) {
+    std::atomic<int> failures{ 0 };
+    std::vector<std::thread> threads;
+    for (int t = 0; t < k_threads; ++t)
+        threads.emplace_back([&, t] {
+            stream s(eng);
+            for (int i = 0; i < iters; ++i) {
+                const size_t k = size_t(t + i) % prims.size();
+                const problem_t &p = probs[k];
+                std::vector<char> src(p.src_data), dst(p.dst.get_size(), 0);
+                try {
+                    memory sm(p.src, eng, src.data()), dm(p.dst, eng, dst.data());
+                    prims[k].execute(s, sm, dm);
+                } catch (const error &) {
+                    failures++;
+                }
+                if (dst != p.expected) failures++;
+            }
+        });
+    for (auto &th : threads)
+        th.join();
+    return failures.load();
+}
+
 class Concurrency : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -197,26 +226,8 @@ TEST_F(Concurrency, WhileCapacityAndIsaCapChange) {
 TEST_F(Concurrency, OnePrimitiveExecutedByManyThreads) {
     // A primitive is immutable once created: many threads may execute it.
     const problem_t &p = probs_[3];
-    reorder r(reorder::primitive_desc(eng_, p.src, eng_, p.dst));
-    std::atomic<int> failures{ 0 };
-    std::vector<std::thread> threads;
-    for (int t = 0; t < k_threads; ++t)
-        threads.emplace_back([&] {
-            stream s(eng_);
-            for (int i = 0; i < 10; ++i) {
-                std::vector<char> src(p.src_data), dst(p.dst.get_size(), 0);
-                try {
-                    memory sm(p.src, eng_, src.data()), dm(p.dst, eng_, dst.data());
-                    r.execute(s, sm, dm);
-                } catch (const error &) {
-                    failures++;
-                }
-                if (dst != p.expected) failures++;
-            }
-        });
-    for (auto &th : threads)
-        th.join();
-    EXPECT_EQ(failures.load(), 0);
+    const reorder r(reorder::primitive_desc(eng_, p.src, eng_, p.dst));
+    EXPECT_EQ(execute_from_threads(eng_, { p }, { r }, 10), 0);
 }
 
 TEST_F(Concurrency, PrimitivesSharingAKernelWithTheirOwnScales) {
@@ -249,30 +260,12 @@ TEST_F(Concurrency, PrimitivesSharingAKernelWithTheirOwnScales) {
         p.attr(a);
         const reorder::primitive_desc pd(eng_, p.src, eng_, p.dst, a);
         const std::string impl = pd.impl_info_str();
-        if (impl.rfind("jit:", 0) == 0)
+        if (impl.rfind("jit:", 0) == 0) {
             EXPECT_NE(impl.find(":interleave"), std::string::npos) << impl;
+        }
         prims.emplace_back(pd);
     }
-    std::atomic<int> failures{ 0 };
-    std::vector<std::thread> threads;
-    for (int t = 0; t < k_threads; ++t)
-        threads.emplace_back([&, t] {
-            stream s(eng_);
-            for (int i = 0; i < 12; ++i) {
-                const problem_t &p = probs[size_t(t + i) % k_prims];
-                std::vector<char> src(p.src_data), dst(p.dst.get_size(), 0);
-                try {
-                    memory sm(p.src, eng_, src.data()), dm(p.dst, eng_, dst.data());
-                    prims[size_t(t + i) % k_prims].execute(s, sm, dm);
-                } catch (const error &) {
-                    failures++;
-                }
-                if (dst != p.expected) failures++;
-            }
-        });
-    for (auto &th : threads)
-        th.join();
-    EXPECT_EQ(failures.load(), 0);
+    EXPECT_EQ(execute_from_threads(eng_, probs, prims, 12), 0);
 }
 
 } // namespace

@@ -13,6 +13,8 @@ namespace {
 
 using x64::cpu_isa_t;
 
+const std::vector<dim_t> weight_dims = { 64, 32, 3, 3 };
+
 // f32 oihw -> s8 `dtag` with per-o src scales and s8s8 compensation: the
 // interleave whose scales the driver expands.
 struct weights_t {
@@ -23,7 +25,7 @@ struct weights_t {
     std::vector<uint8_t> src;
 
     ::testing::AssertionResult init(cpu_isa_t isa, const char *dtag, const std::vector<float> &sc) {
-        c.dims = { 64, 32, 3, 3 };
+        c.dims = weight_dims;
         c.sdt = relayout_f32;
         c.ddt = relayout_s8;
         c.stag = "oihw";
@@ -79,15 +81,16 @@ struct weights_t {
     }
 };
 
-std::vector<float> scales(float base) {
-    std::vector<float> v(64);
-    for (size_t i = 0; i < v.size(); ++i)
-        v[i] = base + 0.25f * float(i % 7);
-    return v;
+// Per-o scales of the weights, from the harness's pool.
+std::vector<float> scales(unsigned seed) {
+    jit_case_t c;
+    c.dims = weight_dims;
+    std::mt19937 rng(seed);
+    return make_scales(1, c, rng);
 }
 
 TEST(jit_prepared, UsedOnlyForItsOwnScaleArrays) {
-    const std::vector<float> x = scales(0.5f), y = scales(3.f);
+    const std::vector<float> x = scales(1), y = scales(2);
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
         weights_t w;
@@ -102,7 +105,7 @@ TEST(jit_prepared, UsedOnlyForItsOwnScaleArrays) {
 }
 
 TEST(jit_prepared, IgnoredByOtherKernels) {
-    const std::vector<float> x = scales(0.5f);
+    const std::vector<float> x = scales(1);
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
         // The same scale array, prepared by a kernel that repeats each
