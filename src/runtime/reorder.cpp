@@ -101,7 +101,10 @@ struct pd_memo_t {
     static constexpr int ways = 8;
     std::unique_ptr<pd_memo_entry_t> e[ways];
     int next = 0;
-    kernel_key_t in; // the inputs of the current creation (reused)
+    // The inputs of the current creation (reused: no allocation). Only cpu
+    // dispatch runs between computing and inserting them, and it creates
+    // no descriptors (device implementations do, and are never memoized).
+    kernel_key_t in;
 
     const pd_memo_entry_t *find(const kernel_key_t &k) const {
         for (const auto &x : e)
