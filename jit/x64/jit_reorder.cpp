@@ -39,9 +39,30 @@ public:
         }
         comp_in_kernel_ = jit_comp_in_kernel(p_, kp_);
         if (comp_in_kernel_) comp_nl_ = jit_comp_lanes(kp_);
+        // A thread's compensation scratch: the sums, then the lane sums
+        // (int32, a quarter more for the 4-lane groups), whole lines each.
+        comp_sums_ = round_up<size_t>(size_t(p_.s8s8_count + p_.zp_count), 8);
+        const size_t lane_words = comp_in_kernel_ ? size_t(comp_nl_ + comp_nl_ / 4 + 1) / 2 : 0;
+        comp_stride_ = comp_sums_ + round_up<size_t>(lane_words, 8);
     }
 
     std::string dump() const override { return kp_.dump(p_); }
+
+    status_t prepare(
+            const exec_ctx_t &ctx, std::shared_ptr<const exec_prepared_t> &out) const override {
+        out.reset();
+        const bool se = kp_.src_scale_expand > 1 && ctx.src_scales;
+        const bool de = kp_.dst_scale_expand > 1 && ctx.dst_scales;
+        if (!se && !de) return status_t::success;
+        auto pre = std::make_shared<prepared_scales_t>();
+        pre->owner = this;
+        pre->src_in = ctx.src_scales;
+        pre->dst_in = ctx.dst_scales;
+        if (se) expand_scales(ctx.src_scales, p_.src_scale_mask, kp_.src_scale_expand, pre->src);
+        if (de) expand_scales(ctx.dst_scales, p_.dst_scale_mask, kp_.dst_scale_expand, pre->dst);
+        out = std::move(pre);
+        return status_t::success;
+    }
 
     status_t execute(const exec_ctx_t &ctx) const override {
         if (p_.zero_volume) return status_t::success;
@@ -49,34 +70,83 @@ public:
         int nthr = kp_.serial ? 1 : max_threads();
         if (nthr > total) nthr = (int)std::max<dim_t>(total, 1);
         const bool comp = p_.s8s8_comp || p_.zp_comp;
-        const dim_t ns = p_.s8s8_count, nz = p_.zp_count;
-        // Compensation: per-thread integer sums of the stored values, read
-        // back from the tile each call has just written (still in L1).
-        std::vector<int64_t> acc(comp ? size_t(nthr) * (ns + nz) : 0, 0);
-        // Scales repeated over the folded lanes (kernel_plan_t::*_expand).
+        // Compensation: per-thread integer sums of the stored values (and
+        // the kernel's per-lane sums), in the calling thread's scratch.
+        comp_scratch_t scratch(comp ? size_t(nthr) * comp_stride_ : 0);
+        int64_t *acc = scratch.data();
+        // Scales repeated over the folded lanes (kernel_plan_t::*_expand):
+        // the primitive's, prepared at its creation for these very arrays,
+        // or built here (callers without a primitive).
         std::vector<float> sexp, dexp;
         exec_ctx_t c = ctx;
+        const prepared_scales_t *pre =
+                ctx.prepared && ctx.prepared->owner == this
+                        ? static_cast<const prepared_scales_t *>(ctx.prepared)
+                        : nullptr;
+        if (pre && (pre->src_in != ctx.src_scales || pre->dst_in != ctx.dst_scales)) pre = nullptr;
         if (kp_.src_scale_expand > 1 && ctx.src_scales)
-            c.src_scales =
-                    expand_scales(ctx.src_scales, p_.src_scale_mask, kp_.src_scale_expand, sexp);
+            c.src_scales = pre ? pre->src.data()
+                               : expand_scales(ctx.src_scales, p_.src_scale_mask,
+                                       kp_.src_scale_expand, sexp);
         if (kp_.dst_scale_expand > 1 && ctx.dst_scales)
-            c.dst_scales =
-                    expand_scales(ctx.dst_scales, p_.dst_scale_mask, kp_.dst_scale_expand, dexp);
+            c.dst_scales = pre ? pre->dst.data()
+                               : expand_scales(ctx.dst_scales, p_.dst_scale_mask,
+                                       kp_.dst_scale_expand, dexp);
         if (nthr <= 1) {
-            run(c, 0, total, comp ? acc.data() : nullptr);
+            run(c, 0, total, acc);
         } else {
             parallel(nthr, [&](int ithr, int nt) {
                 dim_t start, end;
                 balance211(total, nt, ithr, start, end);
                 if (start < end)
-                    run(c, start, end, comp ? acc.data() + size_t(ithr) * (ns + nz) : nullptr);
+                    run(c, start, end, acc ? acc + size_t(ithr) * comp_stride_ : nullptr);
             });
         }
-        if (comp) plan_store_compensation(p_, acc.data(), nthr, ctx.dst);
+        if (comp) plan_store_compensation(p_, acc, nthr, comp_stride_, ctx.dst);
         return status_t::success;
     }
 
 private:
+    struct prepared_scales_t : exec_prepared_t {
+        const float *src_in = nullptr, *dst_in = nullptr; // what was expanded
+        std::vector<float> src, dst;
+    };
+
+    // The calling thread's scratch (zeroed), kept between executes up to
+    // keep_max entries so that execute does not allocate. An execute
+    // nested in another on the same thread (a thread waiting in a parallel
+    // region may run another task) or a larger one gets its own.
+    class comp_scratch_t {
+    public:
+        explicit comp_scratch_t(size_t n) {
+            if (n == 0) return;
+            thread_local std::vector<int64_t> buf;
+            thread_local bool busy = false;
+            if (!busy && n <= keep_max) {
+                if (buf.size() < n) buf.resize(n);
+                busy = true;
+                busy_ = &busy;
+                p_ = buf.data();
+            } else {
+                own_.resize(n);
+                p_ = own_.data();
+            }
+            std::fill_n(p_, n, 0);
+        }
+        ~comp_scratch_t() {
+            if (busy_) *busy_ = false;
+        }
+        comp_scratch_t(const comp_scratch_t &) = delete;
+        comp_scratch_t &operator=(const comp_scratch_t &) = delete;
+        int64_t *data() const { return p_; }
+
+    private:
+        static constexpr size_t keep_max = size_t(1) << 17; // 1 MiB
+        int64_t *p_ = nullptr;
+        bool *busy_ = nullptr;
+        std::vector<int64_t> own_;
+    };
+
     // `s` (the scales of `mask`) with every value repeated `e` times.
     const float *expand_scales(const float *s, int mask, dim_t e, std::vector<float> &out) const {
         dim_t n = 1;
@@ -205,10 +275,12 @@ private:
         std::fill(grp, grp + div_up<dim_t>(zb, 4), 0);
     }
 
+    // `acc`: this thread's block of the compensation scratch (comp_stride_
+    // entries: the sums, then the kernel's per-lane sums), or nullptr.
     void run(const exec_ctx_t &ctx, dim_t start, dim_t end, int64_t *acc) const {
         const int K = (int)kp_.driver.size();
-        std::vector<int32_t> lanes(acc && comp_in_kernel_ ? size_t(comp_nl_ + comp_nl_ / 4) : 0, 0);
-        int32_t *lp = lanes.empty() ? nullptr : lanes.data();
+        int32_t *lp =
+                acc && comp_in_kernel_ ? reinterpret_cast<int32_t *>(acc + comp_sums_) : nullptr;
         dim_t ctr[2 * max_ndims + 2];
         {
             dim_t idx = start;
@@ -298,6 +370,7 @@ private:
     std::vector<int> driver_checked_;
     bool comp_in_kernel_ = false; // the kernel sums the compensation per lane
     dim_t comp_nl_ = 0;
+    size_t comp_sums_ = 0, comp_stride_ = 0; // int64 entries of a thread's scratch
 };
 
 // A zero-volume reorder: nothing to run, nothing to generate.
@@ -306,6 +379,25 @@ public:
     status_t execute(const exec_ctx_t &) const override { return status_t::success; }
     std::string dump() const override { return "zero-volume"; }
 };
+
+// "jit:<isa>:<strategy>" (every primitive_desc creation names its
+// implementation): the known pairs are formatted once.
+std::string jit_impl_name(cpu_isa_t isa, kernel_strategy_t s) {
+    auto format = [](cpu_isa_t i, kernel_strategy_t k) {
+        return std::string("jit:") + isa2str(i) + ":" + strategy2str(k);
+    };
+    constexpr int nisa = 3, nstrategy = 4; // interleave is the last strategy
+    static const std::vector<std::string> names = [&] {
+        std::vector<std::string> v;
+        for (int i = 0; i < nisa; ++i)
+            for (int k = 0; k < nstrategy; ++k)
+                v.push_back(format(cpu_isa_t(i), kernel_strategy_t(k)));
+        return v;
+    }();
+    const int i = int(isa), k = int(s);
+    if (i < 0 || i >= nisa || k < 0 || k >= nstrategy) return format(isa, s);
+    return names[size_t(i * nstrategy + k)];
+}
 
 } // namespace
 
@@ -343,7 +435,7 @@ status_t jit_reorder_accept(const plan_t &p, cpu_isa_t isa, std::string &name, s
     if ((p.s8s8_comp || p.zp_comp) && p.ddt != relayout_s8 && p.ddt != relayout_u8)
         return fail(status_t::unimplemented, "jit: compensation needs an s8 or u8 dst");
     if (p.zero_volume) {
-        name = std::string("jit:") + isa2str(isa) + ":copy";
+        name = jit_impl_name(isa, kernel_strategy_t::copy);
         return status_t::success;
     }
     if ((int)p.nodes.size() > 2 * max_ndims)
@@ -353,7 +445,7 @@ status_t jit_reorder_accept(const plan_t &p, cpu_isa_t isa, std::string &name, s
     jit_reorder_desc_t d;
     jit_reorder_desc_init(d, isa, p, kp);
     RL_CHECK(jit_reorder_desc_check(d));
-    name = std::string("jit:") + isa2str(isa) + ":" + strategy2str(kp.strategy);
+    name = jit_impl_name(isa, kp.strategy);
     if (kplan) *kplan = kp.dump(p);
     return status_t::success;
 }

@@ -30,6 +30,15 @@ class jit_reorder_t {
 public:
     virtual ~jit_reorder_t() = default;
     virtual status_t execute(const exec_ctx_t &ctx) const = 0;
+    // The expanded scales of `ctx`'s scale arrays (kernel_plan_t::
+    // *_scale_expand), built once for a primitive; execute uses them when
+    // ctx.prepared is this kernel's and ctx holds the same scale pointers,
+    // and otherwise expands per execution. Null when nothing expands.
+    virtual status_t prepare(
+            const exec_ctx_t &ctx, std::shared_ptr<const exec_prepared_t> &out) const {
+        out.reset();
+        return status_t::success;
+    }
     // Kernel plan, for verbose output and tests.
     virtual std::string dump() const = 0;
 };

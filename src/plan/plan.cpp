@@ -161,23 +161,32 @@ void plan_drop_trivial(std::vector<node_t> &nodes) {
 }
 
 // Outermost first: decreasing dst stride; ties by src stride, then dim.
+// A stable insertion sort: a handful of nodes, and no temporary buffer
+// (std::stable_sort allocates one at every primitive_desc creation).
 void plan_sort(std::vector<node_t> &nodes) {
-    std::stable_sort(nodes.begin(), nodes.end(), [](const node_t &a, const node_t &b) {
+    auto before = [](const node_t &a, const node_t &b) {
         if (a.os != b.os) return a.os > b.os;
         if (a.is != b.is) return a.is > b.is;
         return a.dim < b.dim;
-    });
+    };
+    for (size_t i = 1; i < nodes.size(); ++i) {
+        const node_t x = nodes[i];
+        size_t j = i;
+        for (; j > 0 && before(x, nodes[j - 1]); --j)
+            nodes[j] = nodes[j - 1];
+        nodes[j] = x;
+    }
 }
 
 // Merges an outer node into the inner one when the pair walks memory as one
-// loop on both sides (and in every index it drives).
+// loop on both sides (and in every index it drives). In place, from the
+// innermost node outwards: nodes[w..] is the folded nest so far.
 void plan_fold(std::vector<node_t> &nodes, const bool *check) {
     if (nodes.size() < 2) return;
-    std::vector<node_t> out;
-    out.push_back(nodes.back());
-    for (int k = (int)nodes.size() - 2; k >= 0; --k) {
+    size_t w = nodes.size() - 1;
+    for (size_t k = w; k-- > 0;) {
         const node_t &o = nodes[k];
-        node_t &i = out.back();
+        node_t &i = nodes[w];
         const bool strided = o.tab < 0 && i.tab < 0;
         const bool mem = o.is == i.n * i.is && o.os == i.n * i.os;
         const bool idx = o.ss == i.n * i.ss && o.ds == i.n * i.ds && o.cs == i.n * i.cs
@@ -192,20 +201,24 @@ void plan_fold(std::vector<node_t> &nodes, const bool *check) {
             i.n *= o.n;
             if (!same_dim) i.dim = -1;
         } else {
-            out.push_back(o);
+            nodes[--w] = o; // w > k before: nothing unread is overwritten
         }
     }
-    std::reverse(out.begin(), out.end());
-    nodes.swap(out);
+    nodes.erase(nodes.begin(), nodes.begin() + std::ptrdiff_t(w));
 }
 
 void plan_store_compensation(const plan_t &p, const int64_t *acc, int nthr, void *dst) {
+    plan_store_compensation(p, acc, nthr, size_t(p.s8s8_count + p.zp_count), dst);
+}
+
+void plan_store_compensation(
+        const plan_t &p, const int64_t *acc, int nthr, size_t stride, void *dst) {
     const dim_t ns = p.s8s8_count, n = p.s8s8_count + p.zp_count;
     int32_t *out = reinterpret_cast<int32_t *>(static_cast<char *>(dst) + p.comp_offset_bytes);
     for (dim_t m = 0; m < n; ++m) {
         int64_t s = 0;
         for (int t = 0; t < nthr; ++t)
-            s += acc[size_t(t) * n + m];
+            s += acc[size_t(t) * stride + m];
         out[m] = static_cast<int32_t>(m < ns ? -128 * s : -s);
     }
 }

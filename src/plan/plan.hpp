@@ -84,6 +84,10 @@ status_t plan_create(
 // zp = -sum (DESIGN §8). Integer sums: the result does not depend on the
 // split. Every implementation that writes compensation ends with this.
 void plan_store_compensation(const plan_t &p, const int64_t *acc, int nthr, void *dst);
+// The same with the threads' blocks `stride` entries apart (>= s8s8_count
+// + zp_count).
+void plan_store_compensation(
+        const plan_t &p, const int64_t *acc, int nthr, size_t stride, void *dst);
 
 // Pure steps, exposed for tests.
 void plan_drop_trivial(std::vector<node_t> &nodes);

@@ -12,6 +12,15 @@ struct relayout_stream;
 namespace relayout {
 namespace impl {
 
+// Per-primitive data a kernel derives once from the primitive's fixed
+// attribute values (kernel_t::prepare: the JIT's expanded scales) and finds
+// again in exec_ctx_t::prepared. `owner` is the kernel that made it: a
+// kernel ignores data made by another one.
+struct exec_prepared_t {
+    const void *owner = nullptr;
+    virtual ~exec_prepared_t() = default;
+};
+
 struct exec_ctx_t {
     const void *src;
     void *dst;
@@ -22,6 +31,9 @@ struct exec_ctx_t {
     const relayout_memory *src_mem = nullptr;
     relayout_memory *dst_mem = nullptr;
     relayout_stream *stream = nullptr;
+    // What the kernel prepared for these scales (kernel_t::prepare), or
+    // nullptr: the kernel then builds what it needs per execution.
+    const exec_prepared_t *prepared = nullptr;
 };
 
 // Problems smaller than this (bytes read + written) run on the calling

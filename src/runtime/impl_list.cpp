@@ -1,6 +1,7 @@
 #include "runtime/impl_list.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 
 #include "common/verbose.hpp"
@@ -43,6 +44,10 @@ class jit_kernel_t : public kernel_t {
 public:
     explicit jit_kernel_t(std::unique_ptr<x64::jit_reorder_t> r) : r_(std::move(r)) {}
     status_t execute(const exec_ctx_t &ctx) const override { return r_->execute(ctx); }
+    status_t prepare(
+            const exec_ctx_t &ctx, std::shared_ptr<const exec_prepared_t> &out) const override {
+        return r_->prepare(ctx, out);
+    }
 
 private:
     std::unique_ptr<x64::jit_reorder_t> r_;
@@ -88,11 +93,21 @@ std::mutex &registry_mutex() {
     return m;
 }
 
+std::atomic<uint64_t> &registry_generation() {
+    static std::atomic<uint64_t> g{ 0 };
+    return g;
+}
+
 } // namespace
 
 void register_reorder_impl(const reorder_impl_t *impl, int priority) {
     std::lock_guard<std::mutex> lock(registry_mutex());
     registry().push_back({ impl, priority });
+    registry_generation()++;
+}
+
+uint64_t reorder_impl_list_generation() {
+    return registry_generation().load();
 }
 
 const std::vector<const reorder_impl_t *> &reorder_impl_list() {

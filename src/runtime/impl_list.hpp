@@ -28,6 +28,9 @@ const std::vector<const reorder_impl_t *> &reorder_impl_list();
 // Parts that add implementations (JIT, engines) register here, at static
 // initialisation, ahead of the reference.
 void register_reorder_impl(const reorder_impl_t *impl, int priority);
+// Changes whenever the list does (a registration): what was decided from
+// the list before is stale then.
+uint64_t reorder_impl_list_generation();
 
 } // namespace impl
 } // namespace relayout

@@ -23,9 +23,12 @@ public:
         w_.clear();
         hash_ = seed;
     }
+    // A cheap step per word (a bijection of the state for every word, so
+    // keys that differ in one word never collide); mix() in hash() spreads
+    // the bits once for the buckets.
     void add(uint64_t v) {
         w_.push_back(v);
-        hash_ = (hash_ ^ mix(v)) * prime;
+        hash_ = (hash_ ^ v) * prime;
     }
     void add_f32(float f) {
         uint32_t bits;
@@ -44,7 +47,7 @@ public:
     }
     void add_str(const char *s) { add_bytes(s, std::strlen(s)); }
 
-    uint64_t hash() const { return hash_; }
+    uint64_t hash() const { return mix(hash_); }
     size_t size() const { return w_.size(); }
     bool empty() const { return w_.empty(); }
     const uint64_t *data() const { return w_.data(); }

@@ -99,6 +99,15 @@ namespace impl {
 struct kernel_t {
     virtual ~kernel_t() = default;
     virtual status_t execute(const exec_ctx_t &ctx) const = 0;
+    // What a primitive keeps for its fixed attribute values (the scales of
+    // `ctx`): built once at primitive creation, passed back to execute in
+    // exec_ctx_t::prepared with the same scale pointers, so that execute
+    // allocates nothing. Null (the default) when the kernel needs nothing.
+    virtual status_t prepare(
+            const exec_ctx_t &ctx, std::shared_ptr<const exec_prepared_t> &out) const {
+        out.reset();
+        return status_t::success;
+    }
 };
 
 struct reorder_impl_t;
@@ -148,6 +157,8 @@ struct relayout_primitive {
     // Shared with the other primitives of the same descriptor object.
     std::shared_ptr<const relayout_primitive_desc> pd;
     std::shared_ptr<const relayout::impl::kernel_t> kernel;
+    // kernel->prepare() for this primitive's scales (often null).
+    std::shared_ptr<const relayout::impl::exec_prepared_t> prepared;
 };
 
 #endif

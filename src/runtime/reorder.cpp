@@ -82,6 +82,65 @@ void make_key(kernel_key_t &k, const relayout_primitive_desc &pd) {
         }
 }
 
+// What reorder_pd_create decided for recent problems of this thread, by
+// everything it depends on (frameworks re-create the same descriptors for
+// every layer and step): a hit copies the plan, the implementation and the
+// kernel key instead of planning, dispatching and keying again. Only cpu
+// pairs, only successes, never in verbose mode (which adds the kernel
+// split and prints declines). Per thread: no lock, nothing shared.
+struct pd_memo_entry_t {
+    kernel_key_t in; // the inputs, see memo_inputs
+    memory_desc_t dst_md;
+    plan_t plan;
+    const reorder_impl_t *impl;
+    std::string impl_name;
+    kernel_key_t key;
+};
+
+struct pd_memo_t {
+    static constexpr int ways = 8;
+    std::unique_ptr<pd_memo_entry_t> e[ways];
+    int next = 0;
+    // The inputs of the current creation (reused: no allocation). Only cpu
+    // dispatch runs between computing and inserting them, and it creates
+    // no descriptors (device implementations do, and are never memoized).
+    kernel_key_t in;
+
+    const pd_memo_entry_t *find(const kernel_key_t &k) const {
+        for (const auto &x : e)
+            if (x && x->in == k) return x.get();
+        return nullptr;
+    }
+    void insert(const kernel_key_t &k, const relayout_primitive_desc &pd) {
+        std::unique_ptr<pd_memo_entry_t> x(
+                new pd_memo_entry_t{ k, pd.dst_md, pd.plan, pd.impl, pd.impl_name, pd.key });
+        e[next] = std::move(x);
+        next = (next + 1) % ways;
+    }
+};
+
+pd_memo_t &pd_memo() {
+    thread_local pd_memo_t m;
+    return m;
+}
+
+// The inputs of a cpu reorder_pd_create: both descriptors whole, the
+// attributes with their scale values (identity scales make a bit copy, the
+// counts are validated), and what dispatch reads besides: the ISA the cap
+// and the cpu allow, and the implementation list.
+void memo_inputs(kernel_key_t &k, const memory_desc_t &src, const memory_desc_t &dst,
+        const attr_t &attr, x64::cpu_isa_t isa) {
+    k.clear();
+    key_add_md(k, src);
+    key_add_md(k, dst);
+    key_add_scales(k, attr.src_scales, true);
+    key_add_scales(k, attr.dst_scales, true);
+    k.add(uint64_t(uint32_t(attr.src_zp)) | uint64_t(uint32_t(attr.dst_zp)) << 32);
+    k.add_f32(attr.beta);
+    k.add(uint64_t(isa));
+    k.add(reorder_impl_list_generation());
+}
+
 } // namespace
 
 std::string attr2str(const attr_t &a) {
@@ -146,6 +205,21 @@ status_t reorder_pd_create(relayout_primitive_desc &pd, const memory_desc_t &src
     if (src.format_kind == relayout_format_kind_any)
         return fail(status_t::invalid_arguments,
                 "src: format_kind any is only allowed for the destination");
+    const bool memo = src_engine->kind == relayout_cpu && dst_engine->kind == relayout_cpu
+                      && verbose_level() == 0;
+    const x64::cpu_isa_t isa = memo ? x64::effective_isa() : x64::cpu_isa_t::none;
+    if (memo) {
+        pd_memo_t &m = pd_memo();
+        memo_inputs(m.in, src, dst, attr, isa);
+        if (const pd_memo_entry_t *e = m.find(m.in)) {
+            pd.dst_md = e->dst_md;
+            pd.plan = e->plan;
+            pd.impl = e->impl;
+            pd.impl_name = e->impl_name;
+            pd.key = e->key;
+            return status_t::success;
+        }
+    }
     if (dst.format_kind == relayout_format_kind_any && src.ndims == dst.ndims)
         RL_CHECK(resolve_any(pd.dst_md, dst_engine));
     // The cpu planner plans blocked pairs; device kinds plan in their impl.
@@ -190,6 +264,10 @@ status_t reorder_pd_create(relayout_primitive_desc &pd, const memory_desc_t &src
                                                      + md2str(pd.src_md) + " dst "
                                                      + md2str(pd.dst_md) + " (" + declined + ")");
     make_key(pd.key, pd);
+    // Remembered unless the cap moved meanwhile (the inputs name the ISA
+    // read before dispatch) or the plan has offset tables (large, rare).
+    if (memo && pd.plan.tabs.empty() && x64::effective_isa() == isa)
+        pd_memo().insert(pd_memo().in, pd);
     return status_t::success;
 }
 
@@ -295,6 +373,12 @@ std::shared_ptr<const relayout_primitive_desc> shared_pd(const relayout_primitiv
     });
 }
 
+// The scale arrays a primitive's kernel reads: fixed by its descriptor.
+void set_scales(exec_ctx_t &ctx, const relayout_primitive_desc &pd) {
+    ctx.src_scales = pd.attr.src_scales.is_set() ? pd.attr.src_scales.values.data() : nullptr;
+    ctx.dst_scales = pd.attr.dst_scales.is_set() ? pd.attr.dst_scales.values.data() : nullptr;
+}
+
 } // namespace
 
 status_t primitive_create(relayout_primitive *&prim, const relayout_primitive_desc &pd) {
@@ -308,6 +392,13 @@ status_t primitive_create(relayout_primitive *&prim, const relayout_primitive_de
     if (!p) return fail(status_t::out_of_memory, "primitive: out of memory");
     p->pd = shared_pd(pd);
     p->kernel = std::move(kernel);
+    // Prepared from the scales of the shared descriptor, which execute
+    // passes (the same arrays: the pointers match).
+    if (pd.attr.src_scales.is_set() || pd.attr.dst_scales.is_set()) {
+        exec_ctx_t sc = {};
+        set_scales(sc, *p->pd);
+        RL_CHECK(p->kernel->prepare(sc, p->prepared));
+    }
     if (verbose)
         verbose_print(std::string("create:") + (hit ? "cache_hit" : "cache_miss") + ",reorder,"
                       + pd.impl_name + ",src:" + md2str(pd.src_md) + ",dst:" + md2str(pd.dst_md)
@@ -353,8 +444,8 @@ status_t primitive_execute(const relayout_primitive &prim, relayout_stream *stre
     exec_ctx_t ctx;
     ctx.src = src->handle;
     ctx.dst = dst->handle;
-    ctx.src_scales = pd.attr.src_scales.is_set() ? pd.attr.src_scales.values.data() : nullptr;
-    ctx.dst_scales = pd.attr.dst_scales.is_set() ? pd.attr.dst_scales.values.data() : nullptr;
+    set_scales(ctx, pd);
+    ctx.prepared = prim.prepared.get();
     ctx.src_mem = src;
     ctx.dst_mem = dst;
     ctx.stream = stream;

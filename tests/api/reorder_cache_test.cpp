@@ -2,7 +2,11 @@
 // what the old text key rounded or left out get their own kernel (and the
 // right numbers), device engines do not share kernels by index, verbose
 // lines and plan queries read as before, and primitives outlive the
-// descriptor handle they were made from.
+// descriptor handle they were made from; primitives that share a kernel
+// keep their own scales, and executing one allocates nothing.
+#include <atomic>
+#include <cstdlib>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -10,6 +14,46 @@
 
 #include "relayout/relayout.hpp"
 #include "relayout/relayout_npu.hpp"
+
+// Counts the allocations of the thread that set `counting` (the library
+// allocates through these too).
+namespace {
+thread_local bool counting = false;
+std::atomic<long> allocations{ 0 };
+__attribute__((noinline)) void *counted_alloc(size_t n) {
+    if (counting) allocations++;
+    return std::malloc(n ? n : 1);
+}
+__attribute__((noinline)) void counted_free(void *p) {
+    std::free(p);
+}
+} // namespace
+void *operator new(size_t n) {
+    if (void *p = counted_alloc(n)) return p;
+    throw std::bad_alloc();
+}
+void *operator new[](size_t n) {
+    if (void *p = counted_alloc(n)) return p;
+    throw std::bad_alloc();
+}
+void *operator new(size_t n, const std::nothrow_t &) noexcept {
+    return counted_alloc(n);
+}
+void *operator new[](size_t n, const std::nothrow_t &) noexcept {
+    return counted_alloc(n);
+}
+void operator delete(void *p) noexcept {
+    counted_free(p);
+}
+void operator delete[](void *p) noexcept {
+    counted_free(p);
+}
+void operator delete(void *p, size_t) noexcept {
+    counted_free(p);
+}
+void operator delete[](void *p, size_t) noexcept {
+    counted_free(p);
+}
 
 namespace {
 
@@ -172,6 +216,146 @@ TEST(ReorderCache, NpuEnginesOfOnePresetDoNotShareKernels) {
     EXPECT_NE(npu_lines[1].find("cache_hit"), std::string::npos) << npu_lines[1];
     // Same kind, same index, same descriptor bytes: another engine object.
     EXPECT_NE(npu_lines[2].find("cache_miss"), std::string::npos) << npu_lines[2];
+}
+
+// f32 oihw -> s8 OIhw4i16o4i with per-o src scales and s8s8
+// compensation: the JIT expands the scales over the 4 folded i lanes.
+const memory::dims wdims = { 64, 32, 3, 3 };
+memory::desc wsrc() {
+    return memory::desc(wdims, dt::f32, tag::oihw);
+}
+memory::desc wdst() {
+    return memory::desc(wdims, dt::s8, "OIhw4i16o4i")
+            .with_extra(relayout_extra_flag_compensation_conv_s8s8, 1);
+}
+std::vector<float> wsrc_data() {
+    std::vector<float> v(64 * 32 * 9);
+    for (size_t i = 0; i < v.size(); ++i)
+        v[i] = float(int(i * 37 % 201) - 100) * 0.75f;
+    return v;
+}
+std::vector<float> wscales(float base) {
+    std::vector<float> v(64);
+    for (size_t i = 0; i < v.size(); ++i)
+        v[i] = base + 0.125f * float(i % 5);
+    return v;
+}
+reorder::primitive_desc wpd(const std::vector<float> &sc) {
+    primitive_attr a;
+    a.set_scales(RELAYOUT_ARG_SRC, 1, sc);
+    return reorder::primitive_desc(cpu(), wsrc(), cpu(), wdst(), a);
+}
+std::vector<char> wrun(const reorder &r) {
+    std::vector<float> src = wsrc_data();
+    std::vector<char> dst(wdst().get_size(), 0x5a);
+    memory sm(wsrc(), cpu(), src.data()), dm(wdst(), cpu(), dst.data());
+    stream st(cpu());
+    r.execute(st, sm, dm);
+    return dst;
+}
+
+struct isa_guard_t {
+    ~isa_guard_t() { set_max_cpu_isa(relayout_cpu_isa_default); }
+};
+
+TEST(ReorderCache, PrimitivesSharingAKernelKeepTheirOwnScales) {
+    isa_guard_t guard;
+    const std::vector<float> sa = wscales(0.5f), sb = wscales(2.f);
+    set_max_cpu_isa(relayout_cpu_isa_none); // the reference
+    const std::vector<char> ea = wrun(reorder(wpd(sa))), eb = wrun(reorder(wpd(sb)));
+    ASSERT_NE(ea, eb);
+    for (relayout_cpu_isa_t isa : { relayout_cpu_isa_avx512_core, relayout_cpu_isa_avx2 }) {
+        set_max_cpu_isa(isa);
+        const reorder::primitive_desc pa = wpd(sa), pb = wpd(sb);
+        if (pa.impl_info_str().find(":interleave") == std::string::npos)
+            continue; // the cpu lacks the ISA
+        verbose_capture_t cap;
+        reorder ra(pa), rb(pb);
+        const auto ls = lines_with(cap.stop(), "relayout_verbose,create:");
+        ASSERT_EQ(ls.size(), 2u);
+        EXPECT_NE(ls[1].find("cache_hit"), std::string::npos) << "one kernel for both: " << ls[1];
+        // Interleaved, each twice: neither takes the other's scales.
+        for (int i = 0; i < 2; ++i) {
+            EXPECT_EQ(wrun(ra), ea) << pa.impl_info_str() << " " << i;
+            EXPECT_EQ(wrun(rb), eb) << pb.impl_info_str() << " " << i;
+        }
+        // A primitive made from another's descriptor, and one that
+        // outlives the other.
+        reorder rc(rb.get_primitive_desc());
+        rb = reorder();
+        EXPECT_EQ(wrun(rc), eb) << pb.impl_info_str();
+        EXPECT_EQ(wrun(ra), ea) << pa.impl_info_str();
+    }
+}
+
+TEST(ReorderCache, ExecuteAllocatesNothing) {
+    set_num_threads(1);
+    const memory::dims dims = { 1, 16, 7, 7 };
+    const memory::desc s(dims, dt::f32, tag::nchw), d(dims, dt::f32, tag::nChw16c);
+    std::vector<float> src(16 * 49, 1.f), dst(src.size());
+    memory sm(s, cpu(), src.data()), dm(d, cpu(), dst.data());
+    const reorder tiny(reorder::primitive_desc(cpu(), s, cpu(), d));
+    const reorder weights(wpd(wscales(0.5f)));
+    std::vector<float> wsd = wsrc_data();
+    std::vector<char> wdd(wdst().get_size());
+    memory wsm(wsrc(), cpu(), wsd.data()), wdm(wdst(), cpu(), wdd.data());
+    stream st(cpu());
+    for (int i = 0; i < 3; ++i) {
+        // The first execution of a thread may set up its scratch.
+        allocations = 0;
+        counting = true;
+        tiny.execute(st, sm, dm);
+        weights.execute(st, wsm, wdm);
+        counting = false;
+        if (i > 0) {
+            EXPECT_EQ(allocations.load(), 0) << "execution " << i;
+        }
+    }
+    set_num_threads(0);
+}
+
+// A primitive_desc created again comes from what the thread remembers of
+// the first: it must still follow the ISA cap, the scale values (and their
+// validation) and the format_kind any resolution of the moment.
+TEST(ReorderCache, RepeatedDescriptorsFollowTheCapAndTheAttributes) {
+    isa_guard_t guard;
+    const memory::dims dims = { 2, 32, 5, 5 };
+    const memory::desc s(dims, dt::f32, tag::nchw), d(dims, dt::f32, tag::nhwc);
+    const memory::desc any(dims, dt::f32, tag::any);
+    auto impl = [&](const memory::desc &dst) {
+        return reorder::primitive_desc(cpu(), s, cpu(), dst).impl_info_str();
+    };
+    const std::string first = impl(d);
+    EXPECT_EQ(impl(d), first);
+    for (relayout_cpu_isa_t cap : { relayout_cpu_isa_avx2, relayout_cpu_isa_none,
+                 relayout_cpu_isa_avx512_core, relayout_cpu_isa_avx2 }) {
+        set_max_cpu_isa(cap);
+        const std::string want = get_effective_cpu_isa() == relayout_cpu_isa_none ? "ref:"
+                                 : get_effective_cpu_isa() == relayout_cpu_isa_avx2
+                                         ? "jit:avx2:"
+                                         : "jit:avx512_core:";
+        for (int i = 0; i < 2; ++i) {
+            EXPECT_EQ(impl(d).rfind(want, 0), 0u) << impl(d) << " under cap " << int(cap);
+            // format_kind any: channels blocked by the vector width.
+            const reorder::primitive_desc pa(cpu(), s, cpu(), any);
+            const std::string blk =
+                    get_effective_cpu_isa() == relayout_cpu_isa_avx512_core ? "16b" : "8b";
+            const memory::desc rd = pa.dst_desc();
+            EXPECT_EQ(rd.get_size(), memory::desc(dims, dt::f32, "aBcd" + blk).get_size())
+                    << int(cap);
+        }
+    }
+    set_max_cpu_isa(relayout_cpu_isa_default);
+    EXPECT_EQ(impl(d), first);
+    // Scale values: 32 per-channel values are valid, 31 are not, even right after.
+    const memory::desc ws(dims, dt::f32, tag::nchw), wd(dims, dt::s8, tag::nhwc);
+    for (int i = 0; i < 2; ++i) {
+        primitive_attr ok, bad;
+        ok.set_scales(RELAYOUT_ARG_SRC, 2, std::vector<float>(32, 0.5f));
+        bad.set_scales(RELAYOUT_ARG_SRC, 2, std::vector<float>(31, 0.5f));
+        EXPECT_NO_THROW(reorder::primitive_desc(cpu(), ws, cpu(), wd, ok));
+        EXPECT_THROW(reorder::primitive_desc(cpu(), ws, cpu(), wd, bad), error);
+    }
 }
 
 } // namespace

@@ -132,6 +132,35 @@ void hammer(const std::vector<problem_t> &probs, int iters, bool same_problem,
         th.join();
 }
 
+// k_threads threads execute the primitives, `iters` times each, thread t
+// taking prims[(t + i) % n] at step i (so that all of them run at once),
+// each on its problem's data; the results are checked. Returns the number
+// of failures.
+int execute_from_threads(const engine &eng, const std::vector<problem_t> &probs,
+        const std::vector<reorder> &prims, int iters) {
+    std::atomic<int> failures{ 0 };
+    std::vector<std::thread> threads;
+    for (int t = 0; t < k_threads; ++t)
+        threads.emplace_back([&, t] {
+            stream s(eng);
+            for (int i = 0; i < iters; ++i) {
+                const size_t k = size_t(t + i) % prims.size();
+                const problem_t &p = probs[k];
+                std::vector<char> src(p.src_data), dst(p.dst.get_size(), 0);
+                try {
+                    memory sm(p.src, eng, src.data()), dm(p.dst, eng, dst.data());
+                    prims[k].execute(s, sm, dm);
+                } catch (const error &) {
+                    failures++;
+                }
+                if (dst != p.expected) failures++;
+            }
+        });
+    for (auto &th : threads)
+        th.join();
+    return failures.load();
+}
+
 class Concurrency : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -197,26 +226,46 @@ TEST_F(Concurrency, WhileCapacityAndIsaCapChange) {
 TEST_F(Concurrency, OnePrimitiveExecutedByManyThreads) {
     // A primitive is immutable once created: many threads may execute it.
     const problem_t &p = probs_[3];
-    reorder r(reorder::primitive_desc(eng_, p.src, eng_, p.dst));
-    std::atomic<int> failures{ 0 };
-    std::vector<std::thread> threads;
-    for (int t = 0; t < k_threads; ++t)
-        threads.emplace_back([&] {
-            stream s(eng_);
-            for (int i = 0; i < 10; ++i) {
-                std::vector<char> src(p.src_data), dst(p.dst.get_size(), 0);
-                try {
-                    memory sm(p.src, eng_, src.data()), dm(p.dst, eng_, dst.data());
-                    r.execute(s, sm, dm);
-                } catch (const error &) {
-                    failures++;
-                }
-                if (dst != p.expected) failures++;
-            }
-        });
-    for (auto &th : threads)
-        th.join();
-    EXPECT_EQ(failures.load(), 0);
+    const reorder r(reorder::primitive_desc(eng_, p.src, eng_, p.dst));
+    EXPECT_EQ(execute_from_threads(eng_, { p }, { r }, 10), 0);
+}
+
+TEST_F(Concurrency, PrimitivesSharingAKernelWithTheirOwnScales) {
+    // Per-o scales of int8 weights: one kernel (scale values are not part
+    // of its key), which the JIT runs with scales expanded over the folded
+    // lanes, prepared by each primitive. Every thread executes all of them
+    // in turn; each result must be that of its own scales (the reference).
+    cache_capacity_guard_t guard;
+    const memory::dims dims{ 64, 32, 3, 3 };
+    problem_t base{ memory::desc(dims, dt::f32, tag::oihw),
+        memory::desc(dims, dt::s8, "ABcd4b16a4b")
+                .with_extra(relayout_extra_flag_compensation_conv_s8s8, 1),
+        {}, fill(memory::desc(dims, dt::f32, tag::oihw), 99), {} };
+    constexpr int k_prims = 4;
+    std::vector<problem_t> probs(k_prims, base);
+    set_max_cpu_isa(relayout_cpu_isa_none);
+    for (int k = 0; k < k_prims; ++k) {
+        probs[k].attr = [k](primitive_attr &a) {
+            std::vector<float> sc(64);
+            for (size_t o = 0; o < sc.size(); ++o)
+                sc[o] = 0.25f * float(k + 1) + 0.03125f * float(o % 9);
+            a.set_scales(RELAYOUT_ARG_SRC, 1, sc);
+        };
+        probs[k].expected = run(probs[k], eng_, s_);
+    }
+    set_max_cpu_isa(relayout_cpu_isa_default);
+    std::vector<reorder> prims;
+    for (const auto &p : probs) {
+        primitive_attr a;
+        p.attr(a);
+        const reorder::primitive_desc pd(eng_, p.src, eng_, p.dst, a);
+        const std::string impl = pd.impl_info_str();
+        if (impl.rfind("jit:", 0) == 0) {
+            EXPECT_NE(impl.find(":interleave"), std::string::npos) << impl;
+        }
+        prims.emplace_back(pd);
+    }
+    EXPECT_EQ(execute_from_threads(eng_, probs, prims, 12), 0);
 }
 
 } // namespace

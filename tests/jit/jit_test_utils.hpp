@@ -243,20 +243,30 @@ inline ::testing::AssertionResult run_jit_case(const jit_case_t &c, x64::cpu_isa
     ctx.dst = rbuf.data() + ro + guard;
     if (ref_reorder_execute(p, ctx) != status_t::success)
         return ::testing::AssertionFailure() << "ref failed: " << last_error_message();
-    ctx.dst = jbuf.data() + jo + guard;
-    if (jit->execute(ctx) != status_t::success)
-        return ::testing::AssertionFailure() << "jit failed: " << last_error_message();
     const std::vector<uint8_t> dref(rbuf.begin() + ro, rbuf.begin() + ro + init.size());
-    const std::vector<uint8_t> djit(jbuf.begin() + jo, jbuf.begin() + jo + init.size());
-    if (sbuf != sref) return ::testing::AssertionFailure() << c.str() << ": src was written";
-    for (size_t i = 0; i < dref.size(); ++i) {
-        if (dref[i] != djit[i]) {
-            const long off = (long)i - (long)guard;
-            return ::testing::AssertionFailure()
-                   << c.str() << " [" << name << " " << jit->dump() << "] plan " << p.dump()
-                   << ": first difference at dst byte " << off << " (element "
-                   << off / (long)data_type_size(c.ddt) << " of " << dsize / data_type_size(c.ddt)
-                   << "): ref 0x" << std::hex << (int)dref[i] << " jit 0x" << (int)djit[i];
+    // Unprepared (scales expanded per execution), then, when the kernel
+    // prepares something for these scales (as a primitive does), prepared.
+    std::shared_ptr<const exec_prepared_t> prepared;
+    if (jit->prepare(ctx, prepared) != status_t::success)
+        return ::testing::AssertionFailure() << "jit prepare failed: " << last_error_message();
+    for (int pass = 0; pass < (prepared ? 2 : 1); ++pass) {
+        std::memcpy(jbuf.data() + jo, init.data(), init.size());
+        ctx.dst = jbuf.data() + jo + guard;
+        ctx.prepared = pass ? prepared.get() : nullptr;
+        if (jit->execute(ctx) != status_t::success)
+            return ::testing::AssertionFailure() << "jit failed: " << last_error_message();
+        const std::vector<uint8_t> djit(jbuf.begin() + jo, jbuf.begin() + jo + init.size());
+        if (sbuf != sref) return ::testing::AssertionFailure() << c.str() << ": src was written";
+        for (size_t i = 0; i < dref.size(); ++i) {
+            if (dref[i] != djit[i]) {
+                const long off = (long)i - (long)guard;
+                return ::testing::AssertionFailure()
+                       << c.str() << (pass ? " (prepared)" : "") << " [" << name << " "
+                       << jit->dump() << "] plan " << p.dump() << ": first difference at dst byte "
+                       << off << " (element " << off / (long)data_type_size(c.ddt) << " of "
+                       << dsize / data_type_size(c.ddt) << "): ref 0x" << std::hex << (int)dref[i]
+                       << " jit 0x" << (int)djit[i];
+            }
         }
     }
     return ::testing::AssertionSuccess();
