@@ -307,29 +307,6 @@ public:
     std::string dump() const override { return "zero-volume"; }
 };
 
-// Large plain 4-byte transposes whose B src rows are near (under a page
-// apart: nhwc -> nchw, rows of C elements) and whose A is a whole dim of
-// 65 to 256 elements (not a block): a call reads one contiguous src block
-// and its A tiles write each dst row in runs of B elements. The default
-// plane gives B = 32768 / A (128 for C = 256: runs of 512 B); B = 512
-// (2 KiB runs, 512 KiB of src per call) measured 48-56% -> 54-59% of a
-// streaming copy single-thread on f32 nhwc -> nchw 16x256x64x64. Returns
-// the plane, 0 to keep the default (A <= 64 already has B >= 512).
-dim_t long_dst_runs_plane(const plan_t &p, bool far_rows) {
-    if (p.nodes.size() < 2 || far_rows) return 0;
-    if (data_type_size(p.sdt) != 4 || data_type_size(p.ddt) != 4) return 0;
-    const size_t bytes = size_t(p.nelems()) * 8;
-    if (bytes < nt_threshold_bytes || p.beta != 0.f) return 0;
-    const node_t &in = p.nodes.back();
-    if (in.tab >= 0 || in.os != 1 || in.is == 1 || in.n < 512) return 0;
-    for (int k = (int)p.nodes.size() - 2; k >= 0; --k) {
-        const node_t &a = p.nodes[k];
-        if (a.tab >= 0 || a.is != 1) continue;
-        return a.n > 64 && a.n <= 256 ? (a.n + 15) / 16 * 16 * 512 : 0;
-    }
-    return 0;
-}
-
 } // namespace
 
 kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
@@ -350,7 +327,6 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
                           && !(p.bit_copy && dsz == 1);
     prm.tile_b = far_rows ? 16 : std::max<dim_t>(16, 64 / dsz);
     prm.tile_b_max = far_rows;
-    if (const dim_t plane = long_dst_runs_plane(p, far_rows)) prm.tile_plane = plane;
     // Tuning knobs (experiments only; part of no cache key).
     static const int tb = getenv_int("RELAYOUT_JIT_TILE_B", 0);
     static const int tp = getenv_int("RELAYOUT_JIT_TILE_PLANE", 0);

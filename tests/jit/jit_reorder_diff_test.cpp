@@ -372,35 +372,6 @@ TEST(jit_reorder, FarSrcRowsNarrowDst) {
     }
 }
 
-// Large nhwc -> nchw with 65 to 256 channels (B src rows near, A a whole
-// dim): calls of B = 512 so that each dst row is written in 2 KiB runs.
-// Odd channel and spatial counts give A and B edge tiles; as a bit copy
-// and with a per-channel scale. Bit-exact, and the kernel plan must take
-// B >= 512 (the rule of jit_plan_params; the default gives 128).
-TEST(jit_reorder, NearSrcRowsLongDstRuns) {
-    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
-        if (!x64::isa_allowed(isa)) continue;
-        for (int mask : { -1, 2 }) {
-            jit_case_t c;
-            c.dims = { 4, 250, 123, 131 };
-            c.stag = "nhwc";
-            c.dtag = "nchw";
-            c.src_scale_mask = mask;
-            EXPECT_TRUE(run_jit_case(c, isa));
-            memory_desc_t smd, dmd;
-            ASSERT_EQ(make_md(smd, c, true), status_t::success);
-            ASSERT_EQ(make_md(dmd, c, false), status_t::success);
-            plan_t p;
-            ASSERT_EQ(plan_create(p, smd, dmd, attr_t()), status_t::success);
-            std::string name, kplan;
-            ASSERT_EQ(x64::jit_reorder_accept(p, isa, name, &kplan), status_t::success);
-            const size_t b = kplan.find(" B[");
-            ASSERT_NE(b, std::string::npos) << kplan;
-            EXPECT_GE(std::stol(kplan.substr(b + 3)), 512) << c.str() << ": " << kplan;
-        }
-    }
-}
-
 // Destinations beyond the non-temporal threshold take the streaming-store
 // path of the transpose tiles (aligned calls) and the cached one (others).
 TEST(jit_reorder, LargeNonTemporal) {
