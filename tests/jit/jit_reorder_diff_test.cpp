@@ -377,8 +377,8 @@ TEST(jit_reorder, FarSrcRowsNarrowDst) {
     }
 }
 
-// Large f32 nhwc -> nchw (B src rows 256 B to under a page apart, A a whole
-// dim of 64 or more): AVX-512 tiles in B-outer order with an L2 prefetch of
+// Large f32 nhwc -> nchw (B src rows 128 B to under a page apart, A of 32
+// positions or more): AVX-512 tiles in B-outer order with an L2 prefetch of
 // the next B tile's rows (jit_reorder_desc_t::b_outer, pf_b). Odd channel
 // and spatial counts give A and B edge tiles; as a bit copy and with a
 // per-channel scale; AVX2 keeps the A-outer order. Bit-exact, and the desc
@@ -389,8 +389,8 @@ TEST(jit_reorder, NearSrcRowsBOuterPrefetch) {
     c.dtag = "nchw";
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
-        for (auto dims :
-                { std::vector<dim_t>{ 4, 250, 123, 131 }, std::vector<dim_t>{ 2, 64, 255, 257 } })
+        for (auto dims : { std::vector<dim_t>{ 4, 250, 123, 131 },
+                     std::vector<dim_t>{ 2, 64, 255, 257 }, std::vector<dim_t>{ 2, 40, 300, 301 } })
             for (int mask : { -1, 2 }) {
                 c.dims = dims;
                 c.src_scale_mask = mask;
