@@ -73,6 +73,10 @@ struct jit_reorder_desc_t {
     // 1-byte bit copies (transpose, interleave): full tiles as byte tiles,
     // 16 A rows x 16*G lanes, G = 4 (zmm) or 2 (ymm) rows per register.
     bool byte_tile;
+    // Tiles in B-outer order (B tiles outer, A tiles inner), and the byte
+    // distance of the L2 prefetch of each full tile's src rows (0: none).
+    bool b_outer;
+    int64_t pf_b;
     int nloops;
     dim_t loop_n[max_loops], loop_is[max_loops], loop_os[max_loops], loop_ss[max_loops],
             loop_ds[max_loops];

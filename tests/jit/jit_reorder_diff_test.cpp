@@ -341,6 +341,14 @@ TEST(jit_reorder, CiTailShapes) {
     }
 }
 
+// The plan of a case's descriptors (without attributes).
+void case_plan(const jit_case_t &c, plan_t &p) {
+    memory_desc_t smd, dmd;
+    ASSERT_EQ(make_md(smd, c, true), status_t::success);
+    ASSERT_EQ(make_md(dmd, c, false), status_t::success);
+    ASSERT_EQ(plan_create(p, smd, dmd, attr_t()), status_t::success);
+}
+
 // Narrow dsts whose B src rows are a page or more apart take 16 rows per
 // call (not a whole dst line's 32 or 64: those rows' prefetched lines evict
 // each other); odd channel counts give B edge tiles. Bit-exact, and the
@@ -360,15 +368,44 @@ TEST(jit_reorder, FarSrcRowsNarrowDst) {
                     c.dtag = "nhwc";
                     c.src_scale_mask = mask;
                     EXPECT_TRUE(run_jit_case(c, isa));
-                    memory_desc_t smd, dmd;
-                    ASSERT_EQ(make_md(smd, c, true), status_t::success);
-                    ASSERT_EQ(make_md(dmd, c, false), status_t::success);
                     plan_t p;
-                    ASSERT_EQ(plan_create(p, smd, dmd, attr_t()), status_t::success);
+                    ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
                     std::string name, kplan;
                     ASSERT_EQ(x64::jit_reorder_accept(p, isa, name, &kplan), status_t::success);
                     EXPECT_NE(kplan.find(" B[16 "), std::string::npos) << c.str() << ": " << kplan;
                 }
+    }
+}
+
+// Large f32 nhwc -> nchw (B src rows 128 B to under a page apart, A of 32
+// positions or more): AVX-512 tiles in B-outer order with an L2 prefetch of
+// the next B tile's rows (jit_reorder_desc_t::b_outer, pf_b). Odd channel
+// and spatial counts give A and B edge tiles; as a bit copy and with a
+// per-channel scale; AVX2 keeps the A-outer order. Bit-exact, and the desc
+// must take the rule on AVX-512 only.
+TEST(jit_reorder, NearSrcRowsBOuterPrefetch) {
+    jit_case_t c;
+    c.stag = "nhwc";
+    c.dtag = "nchw";
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (auto dims : { std::vector<dim_t>{ 4, 250, 123, 131 },
+                     std::vector<dim_t>{ 2, 64, 255, 257 }, std::vector<dim_t>{ 2, 40, 300, 301 } })
+            for (int mask : { -1, 2 }) {
+                c.dims = dims;
+                c.src_scale_mask = mask;
+                EXPECT_TRUE(run_jit_case(c, isa));
+                plan_t p;
+                ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
+                kernel_plan_t kp;
+                ASSERT_EQ(
+                        kernel_plan_create(kp, p, x64::jit_plan_params(isa, p)), status_t::success);
+                x64::jit_reorder_desc_t d;
+                x64::jit_reorder_desc_init(d, isa, p, kp);
+                const bool z = isa == cpu_isa_t::avx512_core;
+                EXPECT_EQ(d.b_outer, z) << c.str();
+                EXPECT_EQ(d.pf_b, z ? 16 * 4 * dims[1] : 0) << c.str();
+            }
     }
 }
 
