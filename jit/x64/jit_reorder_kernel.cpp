@@ -1692,6 +1692,10 @@ void jit_reorder_desc_init(
         d.loop_os[l] = lp.os;
         d.loop_ss[l] = lp.ss;
         d.loop_ds[l] = lp.ds;
+        // The driver checks that a call's dst is line-aligned (the
+        // streamed stores fault otherwise); the baked loops must keep it
+        // so (OIhw16i16o -> oihw 5x5: rows of 25 f32 apart).
+        if (lp.os * (dim_t)data_type_size(d.ddt) % 64 != 0) d.nt = false;
     }
 }
 

@@ -462,6 +462,25 @@ TEST(jit_reorder, LargeNonTemporal) {
     }
 }
 
+// Streamed stores need line-aligned addresses: a baked loop whose dst
+// stride is not whole lines (OIhw16i16o -> oihw 5x5: the i loop steps 25
+// f32; a copy of rows 101 f32 apart) must keep its stores
+// cached even when the call's base is aligned (these faulted).
+TEST(jit_reorder, LargeUnalignedBakedLoops) {
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        jit_case_t c;
+        c.dims = { 512, 512, 5, 5 };
+        c.stag = "OIhw16i16o";
+        c.dtag = "oihw";
+        EXPECT_TRUE(run_jit_case(c, isa));
+        c.dims = { 220, 300, 100 };
+        c.sstrides = { 30400, 101, 1 };
+        c.dstrides = { 30300, 101, 1 };
+        EXPECT_TRUE(run_jit_case(c, isa));
+    }
+}
+
 // The copy kernel keeps a scale that is constant along its vectors in a
 // register, broadcast once per run of the micro node: a scale per row
 // must be broadcast again for every row of the baked loops and of the
