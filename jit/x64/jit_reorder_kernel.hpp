@@ -77,6 +77,11 @@ struct jit_reorder_desc_t {
     // distance of the L2 prefetch of each full tile's src rows (0: none).
     bool b_outer;
     int64_t pf_b;
+    // Transposes whose call reads one contiguous src block (blocked src:
+    // OIhw16i16o -> oihw) and whose next call reads the block after it:
+    // each full tile prefetches the next tile's worth of lines, in order,
+    // this many bytes ahead (0: none). See jit_src_prefetch_ahead.
+    dim_t pf_ahead;
     int nloops;
     dim_t loop_n[max_loops], loop_is[max_loops], loop_os[max_loops], loop_ss[max_loops],
             loop_ds[max_loops];
@@ -85,6 +90,11 @@ struct jit_reorder_desc_t {
 // Fills a desc from a plan and its kernel plan.
 void jit_reorder_desc_init(
         jit_reorder_desc_t &d, cpu_isa_t isa, const plan_t &p, const kernel_plan_t &kp);
+
+// desc.pf_ahead of a transpose (0: none): large problems whose calls each
+// read one dense src block of at most 64 KiB, T x T tiles of it, the next
+// call the next block (blocked src: OIhw16i16o -> oihw).
+dim_t jit_src_prefetch_ahead(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp);
 
 // Whether the kernel of `kp` sums the compensation itself: a transpose or
 // an interleave whose compensation index depends on the lanes of B only

@@ -481,6 +481,61 @@ TEST(jit_reorder, LargeUnalignedBakedLoops) {
     }
 }
 
+// Blocked weights to plain (OIhw16i16o -> oihw, large): each call reads
+// one dense 16 KiB src block, the next call the next one, so the tiles
+// prefetch it in address order (desc.pf_ahead). Bit-exact with the
+// prefetch pointer on the stack (f32, bf16 and s8 srcs with a scale:
+// 16, 8 and 4 lines per tile; padded I: edge calls), and only where
+// the calls are such blocks.
+TEST(jit_reorder, BlockedSrcPrefetchAhead) {
+    auto pf = [](const jit_case_t &c, cpu_isa_t isa) -> dim_t {
+        memory_desc_t smd, dmd;
+        if (make_md(smd, c, true) != status_t::success) return -1;
+        if (make_md(dmd, c, false) != status_t::success) return -1;
+        plan_t p;
+        attr_t attr;
+        if (plan_create(p, smd, dmd, attr) != status_t::success) return -1;
+        kernel_plan_t kp;
+        if (kernel_plan_create(kp, p, x64::jit_plan_params(isa, p)) != status_t::success) return -1;
+        x64::jit_reorder_desc_t d;
+        x64::jit_reorder_desc_init(d, isa, p, kp);
+        return d.pf_ahead;
+    };
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        jit_case_t c;
+        c.dims = { 1024, 512, 4, 4 };
+        c.stag = "OIhw16i16o";
+        c.dtag = "oihw";
+        EXPECT_EQ(pf(c, isa), 16 * 1024) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa));
+        c.sdt = relayout_bf16;
+        EXPECT_EQ(pf(c, isa), 16 * 1024) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa));
+        c.sdt = relayout_s8;
+        c.dims = { 1024, 640, 4, 4 };
+        EXPECT_EQ(pf(c, isa), 16 * 1024) << c.str();
+        c.src_scale_mask = 0;
+        EXPECT_TRUE(run_jit_case(c, isa));
+        c.sdt = relayout_f32;
+        c.src_scale_mask = -1;
+        c.dims = { 1008, 1000, 4, 4 };
+        EXPECT_TRUE(run_jit_case(c, isa));
+        // Below the streaming threshold the blocks stay in the caches.
+        c.dims = { 256, 256, 4, 4 };
+        EXPECT_EQ(pf(c, isa), 0) << c.str();
+        // Plain srcs: a call's rows are not one block.
+        c.dims = { 1024, 512, 4, 4 };
+        c.stag = "oihw";
+        c.dtag = "OIhw16i16o";
+        EXPECT_EQ(pf(c, isa), 0) << c.str();
+        c.dims = { 16, 256, 64, 64 };
+        c.stag = "nhwc";
+        c.dtag = "nchw";
+        EXPECT_EQ(pf(c, isa), 0) << c.str();
+    }
+}
+
 // The copy kernel keeps a scale that is constant along its vectors in a
 // register, broadcast once per run of the micro node: a scale per row
 // must be broadcast again for every row of the baked loops and of the
