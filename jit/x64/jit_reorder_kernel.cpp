@@ -1289,6 +1289,16 @@ void reorder_gen_t::gen_transpose() {
         mov(r14d, (1 << TA) - 1);
         kmovw(k5, r14d);
     }
+    // B shorter than a tile on AVX-512 (3x3 filters to plain: B = 9): full
+    // tiles of TB B rows, stored through a constant TB-lane mask, instead
+    // of the edge tile every time (its run-time counts cost more than the
+    // tile). Not with the compensation (dead lanes would be summed).
+    const int TB = z_ && d_.n[1] < T && d_.in_n == 1 && !comp_ ? (int)d_.n[1] : T;
+    if (TB < T) {
+        mov(r14d, (1 << TB) - 1);
+        kmovw(k6, r14d);
+    }
+    const Opmask *kb = TB < T ? &k6 : nullptr;
 
     auto open_a = [&]() {
         // A tiles outer, B tiles inner: the B tiles of one A tile complete
@@ -1385,7 +1395,7 @@ void reorder_gen_t::gen_transpose() {
     lea(r14, ptr[rax + TA]);
     cmp(r14, qword[rsp + s_v0]);
     jg(lgen, T_NEAR);
-    lea(r14, ptr[r15 + T]);
+    lea(r14, ptr[r15 + TB]);
     cmp(r14, qword[rsp + s_v0 + 8]);
     jg(lgen, T_NEAR);
     {
@@ -1395,13 +1405,17 @@ void reorder_gen_t::gen_transpose() {
         if (d_.pf_b)
             for (int b = 0; b < T; ++b)
                 prefetcht1(ptr[rcx + row_disp(b) + d_.pf_b]);
-        for (int b = 0; b < T; ++b)
-            load_lanes(b, ptr[rcx + row_disp(b)], TA < T ? &k5 : nullptr, d_.sdt);
+        for (int b = 0; b < T; ++b) {
+            if (b < TB)
+                load_lanes(b, ptr[rcx + row_disp(b)], TA < T ? &k5 : nullptr, d_.sdt);
+            else
+                vpxord_or_xor(b);
+        }
         prefetch_ahead_tile();
         transpose_tile();
         comp_zero();
-        const bool nt =
-                d_.nt && !d_.dst_stage_row && dsz_ == 4 && (z_ ? osA % 64 == 0 : osA == 4 * T);
+        const bool nt = d_.nt && !d_.dst_stage_row && TB == T && dsz_ == 4
+                        && (z_ ? osA % 64 == 0 : osA == 4 * T);
         Label lcached, lstored;
         if (nt) {
             cmp(qword[rsp + s_nt], 0);
@@ -1418,9 +1432,9 @@ void reorder_gen_t::gen_transpose() {
         for (int a = 0; a < TA; ++a) {
             if (value_path())
                 compute(a, lane_src_t{ ptr[rdx + a * osA], ptr[rsi + a * ssA], ptr[rdi + a * dsA],
-                                   nullptr });
+                                   kb });
             comp_add_tile_row(a);
-            store_lanes(a, ptr[rdx + a * osA], nullptr);
+            store_lanes(a, ptr[rdx + a * osA], kb);
         }
         L(lstored);
         comp_flush();
