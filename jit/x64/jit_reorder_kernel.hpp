@@ -77,6 +77,17 @@ struct jit_reorder_desc_t {
     // distance of the L2 prefetch of each full tile's src rows (0: none).
     bool b_outer;
     int64_t pf_b;
+    // Transposes whose call reads one contiguous src block (blocked src:
+    // OIhw16i16o -> oihw) and whose next call reads the block after it:
+    // each full tile prefetches the next tile's worth of lines, in order,
+    // this many bytes ahead (0: none). See jit_src_prefetch_ahead.
+    dim_t pf_ahead;
+    // Transposes whose B is shorter than a tile, with dst rows far apart
+    // (OIhw16i16o -> oihw 3x3: 9 f32 of each of 16 rows 72 KiB apart):
+    // the tiles write into a stack buffer of rows this many elements
+    // long (the call's dst per A position, dense), copied to the dst at
+    // the end of the call as whole lines (0: none). See jit_dst_stage_row.
+    dim_t dst_stage_row;
     int nloops;
     dim_t loop_n[max_loops], loop_is[max_loops], loop_os[max_loops], loop_ss[max_loops],
             loop_ds[max_loops];
@@ -85,6 +96,16 @@ struct jit_reorder_desc_t {
 // Fills a desc from a plan and its kernel plan.
 void jit_reorder_desc_init(
         jit_reorder_desc_t &d, cpu_isa_t isa, const plan_t &p, const kernel_plan_t &kp);
+
+// desc.pf_ahead of a transpose (0: none): large problems whose calls each
+// read one dense src block of at most 64 KiB, T x T tiles of it, the next
+// call the next block (blocked src: OIhw16i16o -> oihw).
+dim_t jit_src_prefetch_ahead(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp);
+
+// desc.dst_stage_row of a transpose (0: none): AVX-512, B shorter than a
+// tile, no padding, sum or compensation, and a dense dst per A position
+// (B and the baked loops) of which the call's rows fit the stage.
+dim_t jit_dst_stage_row(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp);
 
 // Whether the kernel of `kp` sums the compensation itself: a transpose or
 // an interleave whose compensation index depends on the lanes of B only

@@ -462,6 +462,118 @@ TEST(jit_reorder, LargeNonTemporal) {
     }
 }
 
+// Streamed stores need line-aligned addresses: a baked loop whose dst
+// stride is not whole lines (OIhw16i16o -> oihw 5x5: the i loop steps 25
+// f32; a copy of rows 101 f32 apart) must keep its stores
+// cached even when the call's base is aligned (these faulted).
+TEST(jit_reorder, LargeUnalignedBakedLoops) {
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        jit_case_t c;
+        c.dims = { 512, 512, 5, 5 };
+        c.stag = "OIhw16i16o";
+        c.dtag = "oihw";
+        EXPECT_TRUE(run_jit_case(c, isa));
+        c.dims = { 220, 300, 100 };
+        c.sstrides = { 30400, 101, 1 };
+        c.dstrides = { 30300, 101, 1 };
+        EXPECT_TRUE(run_jit_case(c, isa));
+    }
+}
+
+// The kernel desc the JIT builds for `c` at `isa` (its plan-level choices).
+x64::jit_reorder_desc_t desc_of(const jit_case_t &c, cpu_isa_t isa) {
+    x64::jit_reorder_desc_t d;
+    std::memset(&d, 0, sizeof(d));
+    memory_desc_t smd, dmd;
+    plan_t p;
+    kernel_plan_t kp;
+    if (make_md(smd, c, true) != status_t::success || make_md(dmd, c, false) != status_t::success
+            || plan_create(p, smd, dmd, attr_t()) != status_t::success
+            || kernel_plan_create(kp, p, x64::jit_plan_params(isa, p)) != status_t::success) {
+        ADD_FAILURE() << c.str() << ": no plan";
+        return d;
+    }
+    x64::jit_reorder_desc_init(d, isa, p, kp);
+    return d;
+}
+dim_t pf(const jit_case_t &c, cpu_isa_t isa) {
+    return desc_of(c, isa).pf_ahead;
+}
+
+// Blocked weights to plain (OIhw16i16o -> oihw, large): each call reads
+// one dense 16 KiB src block, the next call the next one, so the tiles
+// prefetch it in address order (desc.pf_ahead). Bit-exact with the
+// prefetch pointer on the stack (f32, bf16 and s8 srcs with a scale:
+// 16, 8 and 4 lines per tile; padded I: edge calls), and only where
+// the calls are such blocks.
+TEST(jit_reorder, BlockedSrcPrefetchAhead) {
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        jit_case_t c;
+        c.dims = { 1024, 512, 4, 4 };
+        c.stag = "OIhw16i16o";
+        c.dtag = "oihw";
+        EXPECT_EQ(pf(c, isa), 16 * 1024) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa));
+        c.sdt = relayout_bf16;
+        EXPECT_EQ(pf(c, isa), 16 * 1024) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa));
+        c.sdt = relayout_s8;
+        c.dims = { 1024, 640, 4, 4 };
+        EXPECT_EQ(pf(c, isa), 16 * 1024) << c.str();
+        c.src_scale_mask = 0;
+        EXPECT_TRUE(run_jit_case(c, isa));
+        c.sdt = relayout_f32;
+        c.src_scale_mask = -1;
+        c.dims = { 1008, 1000, 4, 4 };
+        EXPECT_TRUE(run_jit_case(c, isa));
+        // Below the streaming threshold the blocks stay in the caches.
+        c.dims = { 256, 256, 4, 4 };
+        EXPECT_EQ(pf(c, isa), 0) << c.str();
+        // Plain srcs: a call's rows are not one block.
+        c.dims = { 1024, 512, 4, 4 };
+        c.stag = "oihw";
+        c.dtag = "OIhw16i16o";
+        EXPECT_EQ(pf(c, isa), 0) << c.str();
+        c.dims = { 16, 256, 64, 64 };
+        c.stag = "nhwc";
+        c.dtag = "nchw";
+        EXPECT_EQ(pf(c, isa), 0) << c.str();
+    }
+}
+
+// 3x3 blocked weights to plain, large: 9-lane B tiles; the call's 16
+// dst rows (16 i x 9 hw each, 72 KiB apart) go through a stack stage
+// and stream out as whole lines (desc.dst_stage_row). Bit-exact (value
+// paths with a scale; a padded I leaves the stage, its rows are checked
+// per call), and only for such calls.
+TEST(jit_reorder, ShortBStagedDst) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "avx512_core not available";
+    jit_case_t c;
+    c.dims = { 1024, 768, 3, 3 };
+    c.stag = "OIhw16i16o";
+    c.dtag = "oihw";
+    EXPECT_EQ(desc_of(c, isa).dst_stage_row, 16 * 9) << c.str();
+    EXPECT_EQ(pf(c, isa), 16 * 1024) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa));
+    c.src_scale_mask = 0;
+    c.sdt = relayout_s8;
+    c.dims = { 1024, 1280, 3, 3 };
+    EXPECT_EQ(desc_of(c, isa).dst_stage_row, 16 * 9) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa));
+    c.sdt = relayout_f32;
+    c.src_scale_mask = -1;
+    c.dims = { 1040, 760, 3, 3 };
+    EXPECT_TRUE(run_jit_case(c, isa));
+    // Not staged: 16-lane B (whole tiles), small problems.
+    c.dims = { 1024, 512, 4, 4 };
+    EXPECT_EQ(desc_of(c, isa).dst_stage_row, 0) << c.str();
+    c.dims = { 256, 256, 3, 3 };
+    EXPECT_EQ(desc_of(c, isa).dst_stage_row, 0) << c.str();
+}
+
 // The copy kernel keeps a scale that is constant along its vectors in a
 // register, broadcast once per run of the micro node: a scale per row
 // must be broadcast again for every row of the baked loops and of the
