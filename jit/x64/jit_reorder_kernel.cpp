@@ -1023,11 +1023,26 @@ void reorder_gen_t::gen_byte_tile(bool a_partial) {
         Label lpf_first, lpf_done;
         test(rax, rax);
         jz(lpf_first, T_NEAR);
+        Label lpf_next;
         lea(r14, ptr[rax + 64 * (stage_pf_ + 1)]);
         cmp(r14, qword[rsp + s_v0]);
-        jg(lpf_done, T_NEAR);
+        jg(lpf_next, T_NEAR);
         for (int b = 0; b < 64; ++b)
             prefetcht1(ptr[rcx + row_disp(b) + 64 * stage_pf_]);
+        jmp(lpf_done, T_NEAR);
+        L(lpf_next);
+        const int64_t next_b = d_.n[1] * d_.is[1];
+        if (fits32(64 * (d_.in_is + d_.is[1]) + next_b)) {
+            // The last groups of a call: the first groups of the next call
+            // instead, which the driver runs on the next B tile (its
+            // innermost node): group g + pf - groups of the next B rows,
+            // at rcx + 64 pf - v0 (8192^2 s8: 1.1-1.25x; the first group
+            // of a call waited for its 64 lines).
+            lea(r14, ptr[rcx + 64 * stage_pf_]);
+            sub(r14, qword[rsp + s_v0]);
+            for (int b = 0; b < 64; ++b)
+                prefetcht1(ptr[r14 + row_disp(b) + next_b]);
+        }
         jmp(lpf_done, T_NEAR);
         L(lpf_first);
         for (int g = 1; g <= stage_pf_; ++g) {
