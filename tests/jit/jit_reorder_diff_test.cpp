@@ -964,6 +964,19 @@ TEST(jit_reorder, RowTiles) {
                 }
                 EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
             }
+        // 8-bit weight packings stream from half the usual size (26 MB):
+        // byte tiles (s8 bit copies) and row bytes, with compensation.
+        for (data_type_t sdt : { relayout_s8, relayout_f32 }) {
+            jit_case_t c;
+            c.dims = { 1024, sdt == relayout_s8 ? 800 : 400, 4, 4 };
+            c.sdt = sdt;
+            c.ddt = relayout_s8;
+            c.stag = "oihw";
+            c.dtag = "OIhw4i16o4i";
+            c.extra_flags = s8s8;
+            c.comp_mask = 1;
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        }
     }
 }
 
