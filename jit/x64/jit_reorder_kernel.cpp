@@ -65,6 +65,8 @@ public:
         // (the AVX-512 store truncates, so sign-extending on load is free).
         sx_ = comp_ && d.bit_copy && z_ && d.ddt == relayout_s8;
         stage_ = d.byte_tile && d.n[1] * d.in_n == 64 && d.n[0] >= 64;
+        rows_ = row_tiles(d);
+        bytes_ = row_bytes(d);
         generate();
     }
 
@@ -79,8 +81,18 @@ private:
     bool stage_ = false;
     // Groups the staging prefetches ahead.
     static constexpr int stage_pf_ = 4;
-    int tb_ = 8;            // first temporary vector register
-    bool xmm_mode_ = false; // scalar strategy: one lane in an xmm
+    // Interleaves of 64-lane rows (4i16o4i): the four 16-lane tiles of a
+    // row unrolled, narrow dst rows assembled on the stack (gen_row_tiles).
+    bool rows_ = false;
+    // ... converted to s8 / u8 along A first (row_bytes).
+    bool bytes_ = false;
+    // Large row_bytes problems prefetch each src row this far ahead (into
+    // L2): its 64 rows are 16 streams at once, more than the hardware
+    // prefetchers keep up with (1024 x 1024 x 4 x 4 f32 -> s8: 1.3x).
+    static constexpr int row_bytes_pf_ = 2048;
+    int tb_ = 8;             // first temporary vector register
+    bool xmm_mode_ = false;  // scalar strategy: one lane in an xmm
+    bool sat_packs_ = false; // gen_row_bytes: 8-bit dsts narrowed by packs
     // Lanes of the dst vector walk the B (transpose) or V (copy) node: the
     // scales are vectors there when their index advances by one per lane.
     bool ssc_vec_ = false, dsc_vec_ = false;
@@ -286,7 +298,14 @@ private:
     // f32 -> the 32-bit lane form store_lanes expects.
     void finalize_lanes(int vi) {
         const Xmm v = vr(vi);
-        if (is_int(d_.ddt)) {
+        if (is_int(d_.ddt) && sat_packs_) {
+            // Narrowed by saturating packs (8-bit dsts): only the upper
+            // clamp, NaN kept (the second operand wins), so that it, -inf
+            // and anything below lo convert to INT_MIN or a value < lo,
+            // which the packs saturate to lo.
+            with_cst(c_hi_, [&](const Operand &c) { vminps(v, c, v); });
+            vcvtps2dq(v, v);
+        } else if (is_int(d_.ddt)) {
             // NaN -> lo: the second operand wins
             with_cst(c_lo_, [&](const Operand &c) { vmaxps(v, v, c); });
             with_cst(c_hi_, [&](const Operand &c) { vminps(v, v, c); });
@@ -454,15 +473,17 @@ private:
         comp_add_row(a);
         L(lskip);
     }
-    void comp_flush() {
+    // `lane`: the tile's first lane after b0 (unrolled tiles of a row).
+    void comp_flush(int lane = 0) {
         if (!comp_) return;
         const Xmm acc = comp_acc();
         mov(r14, qword[rsp + s_comp]);
-        vpaddd(acc, acc, ptr[r14 + r15 * 4]);
+        const Address sums = ptr[r14 + r15 * 4 + lane * 4];
+        vpaddd(acc, acc, sums);
         if (z_)
-            vmovdqu32(ptr[r14 + r15 * 4], Zmm(acc.getIdx()));
+            vmovdqu32(sums, Zmm(acc.getIdx()));
         else
-            vmovdqu(ptr[r14 + r15 * 4], Ymm(acc.getIdx()));
+            vmovdqu(sums, Ymm(acc.getIdx()));
     }
 
     // ---- strategies -------------------------------------------------------
@@ -490,6 +511,37 @@ private:
     void prefetch_ahead_tile();
     void byte_transpose_16x16();
     void gen_byte_tile(bool a_partial);
+    void comp_byte_groups(int rows);
+    // Stores dst rows 0 .. rows-1 of `rowb` bytes (whole 64-byte pieces) at
+    // rdx + a * os[0]: streamed when `nt` and the call is aligned (s_nt),
+    // cached otherwise. piece(a, c) gives the zmm of bytes c .. c + 63.
+    template <typename F>
+    void store_row_lines(int rows, int rowb, bool nt, F piece) {
+        const int64_t osA = d_.os[0] * dsz_;
+        Label lcached, ldone;
+        for (int pass = 0; pass < (nt ? 2 : 1); ++pass) {
+            const bool stream = nt && pass == 0;
+            if (stream) {
+                cmp(qword[rsp + s_nt], 0);
+                je(lcached, T_NEAR);
+            } else {
+                L(lcached);
+            }
+            for (int a = 0; a < rows; ++a)
+                for (int c = 0; c < rowb; c += 64) {
+                    const Zmm v = piece(a, c);
+                    const Address to = ptr[rdx + a * osA + c];
+                    stream ? vmovntdq(to, v) : vmovdqu8(to, v);
+                }
+            if (stream) jmp(ldone, T_NEAR);
+        }
+        L(ldone);
+    }
+    static bool row_tiles(const jit_reorder_desc_t &d);
+    static bool row_bytes(const jit_reorder_desc_t &d);
+    void gen_row_tiles(int TA);
+    void gen_row_bytes(int TA);
+    Label c_pack_; // gen_row_bytes: 4 x 4 byte transposes in each dword group
     void generate();
     void emit_constants();
 };
@@ -538,13 +590,19 @@ void reorder_gen_t::emit_constants() {
     u(c_one_, 1);
     u(c_7fff_, 0x7fff);
     u(c_40_, 0x40);
+    if (c_pack_.getId() != 0) {
+        align(64);
+        L(c_pack_);
+        for (int i = 0; i < 64; ++i)
+            db(i / 16 * 16 + i % 4 * 4 + i % 16 / 4);
+    }
     if (c_iota_.getId() != 0) {
         align(64);
         L(c_iota_);
         for (int i = 0; i < 16; ++i)
             dd(i);
     }
-    if (d_.byte_tile && d_.comp_lanes) {
+    if ((d_.byte_tile || bytes_) && d_.comp_lanes) {
         u(c_ones8_, 0x01010101);
         u(c_ones16_, 0x00010001);
     }
@@ -903,6 +961,30 @@ void reorder_gen_t::byte_transpose_16x16() {
     if (!ok) Xbyak::local::SetError(Xbyak::ERR_INTERNAL); // fails the generation
 }
 
+// The compensation of byte rows zmm 0 .. rows-1 (64 lanes each), summed
+// per 4 neighbouring lanes (one compensation index): bytes to word pairs
+// (exact: |2 x 255| fits), rows summed in words (16 x 510 fits), then
+// word pairs to dwords, once per tile, added to the group sums of lanes
+// r15 ... Uses zmm 16 .. 18.
+void reorder_gen_t::comp_byte_groups(int rows) {
+    if (!comp_) return;
+    const Zmm acc(16), t(17), ones(18);
+    vmovdqu32(ones, ptr[rip + c_ones8_]);
+    for (int j = 0; j < rows; ++j) {
+        const Zmm row(j);
+        if (d_.ddt == relayout_s8)
+            vpmaddubsw(j == 0 ? acc : t, ones, row);
+        else
+            vpmaddubsw(j == 0 ? acc : t, row, ones);
+        if (j) vpaddw(acc, acc, t);
+    }
+    vpmaddwd(acc, acc, ptr[rip + c_ones16_]);
+    mov(r14, qword[rsp + s_comp]);
+    const int64_t goff = d_.comp_nl * 4;
+    vpaddd(acc, acc, ptr[r14 + r15 + (int)goff]);
+    vmovdqu32(ptr[r14 + r15 + (int)goff], acc);
+}
+
 // A byte tile of a 1-byte bit copy: 16 A positions x 64 B lanes. Zmm r
 // gathers 16 src bytes (along A) of lanes r, 16 + r, 32 + r and 48 + r,
 // one per 128-bit lane; after the in-lane transpose zmm j is the whole
@@ -941,11 +1023,26 @@ void reorder_gen_t::gen_byte_tile(bool a_partial) {
         Label lpf_first, lpf_done;
         test(rax, rax);
         jz(lpf_first, T_NEAR);
+        Label lpf_next;
         lea(r14, ptr[rax + 64 * (stage_pf_ + 1)]);
         cmp(r14, qword[rsp + s_v0]);
-        jg(lpf_done, T_NEAR);
+        jg(lpf_next, T_NEAR);
         for (int b = 0; b < 64; ++b)
             prefetcht1(ptr[rcx + row_disp(b) + 64 * stage_pf_]);
+        jmp(lpf_done, T_NEAR);
+        L(lpf_next);
+        const int64_t next_b = d_.n[1] * d_.is[1];
+        if (fits32(64 * (d_.in_is + d_.is[1]) + next_b)) {
+            // The last groups of a call: the first groups of the next call
+            // instead, which the driver runs on the next B tile (its
+            // innermost node): group g + pf - groups of the next B rows,
+            // at rcx + 64 pf - v0 (8192^2 s8: 1.1-1.25x; the first group
+            // of a call waited for its 64 lines).
+            lea(r14, ptr[rcx + 64 * stage_pf_]);
+            sub(r14, qword[rsp + s_v0]);
+            for (int b = 0; b < 64; ++b)
+                prefetcht1(ptr[r14 + row_disp(b) + next_b]);
+        }
         jmp(lpf_done, T_NEAR);
         L(lpf_first);
         for (int g = 1; g <= stage_pf_; ++g) {
@@ -992,26 +1089,7 @@ void reorder_gen_t::gen_byte_tile(bool a_partial) {
     }
     L(lload_done);
     byte_transpose_16x16();
-    if (comp_) {
-        // Sums of 4 neighbouring lanes (one compensation index): bytes to
-        // word pairs (exact: |2 x 255| fits), rows summed in words (16 x
-        // 510 fits), then word pairs to dwords, once per tile.
-        const Zmm acc(16), t(17), ones(18);
-        vmovdqu32(ones, ptr[rip + c_ones8_]);
-        for (int j = 0; j < 16; ++j) {
-            const Zmm row(j);
-            if (d_.ddt == relayout_s8)
-                vpmaddubsw(j == 0 ? acc : t, ones, row);
-            else
-                vpmaddubsw(j == 0 ? acc : t, row, ones);
-            if (j) vpaddw(acc, acc, t);
-        }
-        vpmaddwd(acc, acc, ptr[rip + c_ones16_]);
-        mov(r14, qword[rsp + s_comp]);
-        const int64_t goff = d_.comp_nl * 4;
-        vpaddd(acc, acc, ptr[r14 + r15 + (int)goff]);
-        vmovdqu32(ptr[r14 + r15 + (int)goff], acc);
-    }
+    comp_byte_groups(16);
     const bool nt = d_.nt && osA % 64 == 0;
     Label lcached, ldone;
     if (nt) {
@@ -1260,6 +1338,155 @@ void reorder_gen_t::prefetch_ahead_tile() {
     add(qword[rsp + s_pf], bytes);
 }
 
+// Row tiles: AVX-512 interleaves whose call covers one row of 64 lanes
+// (4i16o4i: 16 B positions x 4 folded lanes) of a value conversion or a
+// wider bit copy (1-byte bit copies take the byte tiles).
+bool reorder_gen_t::row_tiles(const jit_reorder_desc_t &d) {
+    return d.isa == cpu_isa_t::avx512_core && d.strategy == kernel_strategy_t::interleave
+           && !d.byte_tile && !d.b_outer && d.n[1] * d.in_n == 64 && d.n[0] > 1;
+}
+
+// The four 16-lane tiles of a row of 64 lanes, TA A positions, unrolled:
+// each src row load is its own instruction, so every load walks one src
+// stream at a constant stride across the baked loops and the calls (the
+// stride prefetcher follows it; one load instruction for all four tiles
+// jumped between streams: f32 -> s8 oihw -> OIhw4i16o4i read its src at
+// a quarter of a copy's speed). Dsts narrower than f32 assemble their
+// 64-lane rows on the stack and store whole lines (streamed when the
+// kernel streams). rax a0, r15 b0 = 0, rcx src tile, rdx dst tile, rsi /
+// rdi scales of the tile.
+void reorder_gen_t::gen_row_tiles(int TA) {
+    const int T = W_;
+    const int64_t n1 = d_.in_n;
+    auto row_disp = [&](int b) { return ((b % n1) * d_.in_is + (b / n1) * d_.is[1]) * ssz_; };
+    const int64_t osA = d_.os[0] * dsz_;
+    const int64_t ssA = d_.ss[0] * 4, dsA = d_.ds[0] * 4;
+    const int rowb = 64 * dsz_; // bytes of a dst row
+    const bool staged = dsz_ < 4;
+    const bool nt = d_.nt && osA % 64 == 0;
+    for (int t = 0; t < 64 / T; ++t) {
+        const int lane0 = t * T;
+        for (int b = 0; b < T; ++b)
+            load_lanes(b, ptr[rcx + row_disp(lane0 + b)], TA < T ? &k5 : nullptr, d_.sdt);
+        transpose_tile();
+        comp_zero();
+        for (int a = 0; a < TA; ++a) {
+            const int64_t dcol = lane0 * dsz_;
+            if (value_path())
+                compute(a, lane_src_t{ ptr[rdx + a * osA + dcol],
+                                   ptr[rsi + a * ssA + lane0 * d_.ss[1] * 4],
+                                   ptr[rdi + a * dsA + lane0 * d_.ds[1] * 4], nullptr });
+            comp_add_row(a);
+            if (staged) {
+                store_lanes(a, ptr[rsp + buf_stage + a * rowb + dcol], nullptr);
+            } else if (nt) {
+                Label lcached, lstored;
+                cmp(qword[rsp + s_nt], 0);
+                je(lcached, T_NEAR);
+                vmovntps(ptr[rdx + a * osA + dcol], vr(a));
+                jmp(lstored, T_NEAR);
+                L(lcached);
+                store_lanes(a, ptr[rdx + a * osA + dcol], nullptr);
+                L(lstored);
+            } else {
+                store_lanes(a, ptr[rdx + a * osA + dcol], nullptr);
+            }
+        }
+        comp_flush(lane0);
+    }
+    if (!staged) return;
+    store_row_lines(TA, rowb, nt, [&](int a, int c) {
+        const Zmm v(a % 16);
+        vmovdqu8(v, ptr[rsp + buf_stage + a * rowb + c]);
+        return v;
+    });
+}
+
+// Row tiles converting to bytes: conversions to s8 / u8 of 4-lane groups
+// (4i16o4i) whose scales do not change along A. Each src row (one lane,
+// A along its elements) is converted as it is loaded; four lanes of a
+// group narrow together (saturating packs: the values are already
+// clamped) into dwords of 4 bytes, one per A position, and a 16 x 16
+// dword transpose turns the 16 groups into whole 64-byte dst rows.
+bool reorder_gen_t::row_bytes(const jit_reorder_desc_t &d) {
+    return row_tiles(d) && !d.bit_copy && (d.ddt == relayout_s8 || d.ddt == relayout_u8)
+           && d.in_n == 4 && d.beta == 0.f && (!d.src_scale || d.ss[0] == 0)
+           && (!d.dst_scale || d.ds[0] == 0) && (!d.comp_lanes || d.comp_group);
+}
+
+// rax a0, r15 b0 = 0, rcx src tile, rdx dst tile, rsi / rdi scales of the
+// tile (lane l at l * ss[1] / ds[1]).
+void reorder_gen_t::gen_row_bytes(int TA) {
+    const int T = W_;
+    const int64_t n1 = d_.in_n;
+    auto row_disp = [&](int b) { return ((b % n1) * d_.in_is + (b / n1) * d_.is[1]) * ssz_; };
+    const int64_t osA = d_.os[0] * dsz_;
+    const bool sgn = d_.ddt == relayout_s8;
+    const Opmask *k = TA < T ? &k5 : nullptr;
+    const bool svec = ssc_vec_, dvec = dsc_vec_;
+    ssc_vec_ = dsc_vec_ = false; // one lane per row: broadcast scales
+    const int tb = tb_;
+    tb_ = 20; // compute's temporaries: zmm 20, 21
+    const Zmm pack(30);
+    vmovdqu8(pack, ptr[rip + c_pack_]);
+    // Invariants in registers (the transpose clobbers them: once per row
+    // tile): the upper clamp, a scale common to the whole tile.
+    sat_packs_ = true;
+    vmovups(Zmm(29), cst(c_hi_));
+    hoisted_[0] = hoisted_t{ &c_hi_, 29 };
+    nhoisted_ = 1;
+    if (d_.src_scale && d_.ss[1] == 0) {
+        vbroadcastss(Zmm(28), ptr[rsi]);
+        ssc_reg_ = 28;
+    }
+    if (d_.dst_scale && d_.ds[1] == 0) {
+        vbroadcastss(Zmm(27), ptr[rdi]);
+        dsc_reg_ = 27;
+    }
+    mov(r14d, 0x8888); // dword 3 of each 128-bit lane
+    kmovw(k7, r14d);
+    // Lane i of every group, then lane i + 1: each load walks one src
+    // stream (a B position) and the 16 streams advance a line at a time
+    // together (whole groups at a time, 4 lines of a stream back to back,
+    // read the src 1.5x slower). Each group register g collects its four
+    // lanes as it goes: dwords (i = 0), words (1), bytes with lane 2 twice
+    // (2), lane 3 blended over the second copy (3). Dword i of 128-bit
+    // lane L then holds lane i's bytes of A positions 4L .. 4L + 3, and
+    // the shuffle makes each dword one A position's four lanes.
+    const auto byte_pack = [&](const Zmm &d, const Zmm &a, const Zmm &b) {
+        sgn ? vpacksswb(d, a, b) : vpackuswb(d, a, b);
+    };
+    for (int i = 0; i < 4; ++i)
+        for (int g = 0; g < 16; ++g) {
+            const int l = 4 * g + i;
+            const Zmm r = i == 0 ? Zmm(g) : Zmm(16);
+            if (d_.nt) prefetcht1(ptr[rcx + row_disp(l) + row_bytes_pf_]);
+            load_lanes(r.getIdx(), ptr[rcx + row_disp(l)], k, d_.sdt);
+            compute(r.getIdx(), lane_src_t{ ptr[rdx], ptr[rsi + l * d_.ss[1] * 4],
+                                        ptr[rdi + l * d_.ds[1] * 4], nullptr });
+            if (i == 1) {
+                vpackssdw(Zmm(g), Zmm(g), r);
+            } else if (i == 2) {
+                vpackssdw(r, r, r);
+                byte_pack(Zmm(g), Zmm(g), r);
+            } else if (i == 3) {
+                vpackssdw(r, r, r);
+                byte_pack(r, r, r);
+                vpblendmd(Zmm(g) | k7, Zmm(g), r);
+                vpshufb(Zmm(g), Zmm(g), pack);
+            }
+        }
+    tb_ = tb;
+    ssc_vec_ = svec;
+    dsc_vec_ = dvec;
+    sat_packs_ = false;
+    nhoisted_ = 0;
+    ssc_reg_ = dsc_reg_ = -1;
+    transpose_tile();
+    comp_byte_groups(TA);
+    store_row_lines(TA, 64, d_.nt && osA % 64 == 0, [&](int a, int) { return Zmm(a); });
+}
+
 // Register-tile transpose of the micro plane A x B.
 //   rax a0, r15 b0, rbx src at b0, rbp dst at b0, rcx src tile, rdx dst
 //   tile, rsi src scales of the tile, rdi dst scales of the tile.
@@ -1390,6 +1617,22 @@ void reorder_gen_t::gen_transpose() {
         add(r15, 64);
         jmp(lb, T_NEAR);
         L(ldword);
+    }
+    if (rows_) {
+        // A whole row of lanes with every A position a value: the row
+        // tiles; the rest (edges, padding) the tiles below.
+        Label lno;
+        cmp(qword[rsp + s_v0 + 8], 64);
+        jl(lno, T_NEAR);
+        cmp(qword[rsp + s_z0 + 8], 64);
+        jl(lno, T_NEAR);
+        lea(r14, ptr[rax + TA]);
+        cmp(r14, qword[rsp + s_v0]);
+        jg(lno, T_NEAR);
+        bytes_ ? gen_row_bytes(TA) : gen_row_tiles(TA);
+        add(r15, 64);
+        jmp(lb, T_NEAR);
+        L(lno);
     }
     // Full tile: every position a value.
     lea(r14, ptr[rax + TA]);
@@ -1599,7 +1842,7 @@ void reorder_gen_t::gen_scalar() {
 }
 
 void reorder_gen_t::generate() {
-    preamble(stage_             ? stack_bytes_stage
+    preamble(stage_ || rows_    ? stack_bytes_stage
              : d_.dst_stage_row ? buf_stage + dst_stage_bytes
                                 : stack_bytes);
     mov(r8, ptr[rdi + offsetof(jit_call_args_t, src)]);
@@ -1800,9 +2043,15 @@ void jit_reorder_desc_init(
     d.in_is = 0;
     // Bit copies stream too (measured 1.8x on f32 transposes at 134 MB);
     // compensation and the sum read the dst back, so they keep it cached.
-    d.nt = size_t(p.nelems()) * (data_type_size(p.sdt) + data_type_size(p.ddt))
-                   >= nt_threshold_bytes
-           && !p.s8s8_comp && !p.zp_comp && p.beta == 0.f;
+    // Weight packings to 8 bits (interleaves) stream from half the usual
+    // size on: packed once, consumed later, not by the next kernel
+    // (s8 oihw -> OIhw4i16o4i with s8s8, 1024x1024x4x4 = 32 MiB: 57% ->
+    // 107% of a copy of the same bytes, which is cached at that size).
+    const size_t bytes = size_t(p.nelems()) * (data_type_size(p.sdt) + data_type_size(p.ddt));
+    const size_t nt_min = kp.strategy == kernel_strategy_t::interleave && data_type_size(p.ddt) == 1
+                                  ? nt_threshold_bytes / 2
+                                  : nt_threshold_bytes;
+    d.nt = bytes >= nt_min && !p.s8s8_comp && !p.zp_comp && p.beta == 0.f;
     // Compensation summed in the kernel: nothing reads the dst back, so
     // it may stream as well.
     d.comp_lanes = jit_comp_in_kernel(p, kp);
@@ -1810,9 +2059,7 @@ void jit_reorder_desc_init(
         d.comp_nl = jit_comp_lanes(kp);
         const kloop_t &B = kp.micro[1];
         d.comp_group = B.in_n % 4 == 0 && B.in_cs == 0 && B.in_zs == 0;
-        d.nt = size_t(p.nelems()) * (data_type_size(p.sdt) + data_type_size(p.ddt))
-                       >= nt_threshold_bytes
-               && p.beta == 0.f;
+        d.nt = bytes >= nt_min && p.beta == 0.f;
     }
     if (kp.strategy == kernel_strategy_t::interleave) {
         d.in_n = kp.micro[1].in_n;

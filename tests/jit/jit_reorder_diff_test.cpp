@@ -886,6 +886,100 @@ TEST(jit_reorder, ByteTilesAndShiftedTiles) {
     }
 }
 
+// Interleaves whose call covers a row of 64 lanes (4i16o4i: 16 o x 4 i) on
+// AVX-512 run the four 16-lane tiles of the row unrolled ("row tiles");
+// s8 / u8 dsts of scales constant along A convert each src row first and
+// narrow with saturating packs before a dword transpose ("row bytes").
+// A of 16 (4x4), shorter (3x3, 1x2: masked rows), longer (5x5: a row tile,
+// then an edge tile), O and I off the blocks (B edges, padding), common,
+// per-o and dst scales, zero points, both compensations, several source
+// types; large problems for the streaming stores and the src prefetch.
+TEST(jit_reorder, RowTiles) {
+    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
+    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (auto dims : { std::vector<dim_t>{ 46, 32, 4, 4 }, std::vector<dim_t>{ 17, 32, 3, 3 },
+                     std::vector<dim_t>{ 17, 20, 3, 3 }, std::vector<dim_t>{ 48, 16, 5, 5 },
+                     std::vector<dim_t>{ 16, 48, 1, 2 } })
+            for (data_type_t sdt : { relayout_f32, relayout_bf16, relayout_s8, relayout_s32 })
+                for (data_type_t ddt : { relayout_s8, relayout_u8, relayout_f32, relayout_bf16 })
+                    for (int variant = 0; variant < 6; ++variant) {
+                        jit_case_t c;
+                        c.dims = dims;
+                        c.sdt = sdt;
+                        c.ddt = ddt;
+                        c.stag = "oihw";
+                        c.dtag = "OIhw4i16o4i";
+                        switch (variant) {
+                            case 0: break;
+                            case 1: c.src_scale_mask = 0; break;
+                            case 2: c.src_scale_mask = c.dst_scale_mask = 1; break;
+                            case 3:
+                                c.src_scale_mask = 1;
+                                c.dst_scale_mask = 0;
+                                c.src_zp = 3;
+                                c.dst_zp = -2;
+                                break;
+                            case 4:
+                                // The sum: row tiles of 32-bit lanes.
+                                if (ddt != relayout_s8) continue;
+                                c.beta = 0.5f;
+                                c.extra_flags = s8s8;
+                                c.comp_mask = 1;
+                                break;
+                            default:
+                                if (ddt != relayout_s8) continue;
+                                // Zero points: the masked rows past A
+                                // convert to non-zero values.
+                                c.src_scale_mask = 1;
+                                c.src_zp = 3;
+                                c.dst_zp = -2;
+                                c.extra_flags = s8s8 | zp;
+                                c.comp_mask = c.zp_comp_mask = 1;
+                                break;
+                        }
+                        std::string impl;
+                        EXPECT_TRUE(run_jit_case(c, isa, &impl, ++n));
+                        // (A padded I is a transpose: 17 x 20.)
+                        if (dims[1] % 16 == 0) {
+                            EXPECT_NE(impl.find(":interleave"), std::string::npos)
+                                    << c.str() << " " << impl;
+                        }
+                    }
+        // Past the streaming threshold: whole 64-byte rows streamed.
+        for (auto dims :
+                { std::vector<dim_t>{ 1024, 640, 4, 4 }, std::vector<dim_t>{ 1008, 1136, 3, 3 } })
+            for (data_type_t ddt : { relayout_s8, relayout_u8, relayout_bf16, relayout_f32 }) {
+                jit_case_t c;
+                c.dims = dims;
+                c.ddt = ddt;
+                c.stag = "oihw";
+                c.dtag = "OIhw4i16o4i";
+                c.src_scale_mask = ddt == relayout_u8 ? 0 : 1;
+                if (ddt == relayout_s8) {
+                    c.extra_flags = s8s8;
+                    c.comp_mask = 1;
+                }
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            }
+        // 8-bit weight packings stream from half the usual size (26 MB):
+        // byte tiles (s8 bit copies) and row bytes, with compensation.
+        for (data_type_t sdt : { relayout_s8, relayout_f32 }) {
+            jit_case_t c;
+            c.dims = { 1024, sdt == relayout_s8 ? 800 : 400, 4, 4 };
+            c.sdt = sdt;
+            c.ddt = relayout_s8;
+            c.stag = "oihw";
+            c.dtag = "OIhw4i16o4i";
+            c.extra_flags = s8s8;
+            c.comp_mask = 1;
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        }
+    }
+}
+
 } // namespace
 } // namespace test
 } // namespace impl
