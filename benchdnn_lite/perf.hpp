@@ -23,10 +23,14 @@ struct perf_res_t {
 
 // Copies with the fastest plain copy of the machine for the size: from
 // stream_copy_nt_bytes (src + dst) on, non-temporal vector stores of whole
-// 64-byte lines (the destination cannot stay in the last-level cache, and
-// streaming stores save the read-for-ownership: ~2x memcpy on Zen 4);
-// below, memcpy. This is the roofline a reorder is measured against.
-constexpr size_t stream_copy_nt_bytes = size_t(48) << 20;
+// 64-byte lines (streaming stores save the read-for-ownership); below,
+// memcpy. Measured on Zen 4 (32 MiB L3, 1 MiB L2 per core), same buffers
+// copied back to back, NT / memcpy GB/s: 2 MiB 38 / 40, 4 MiB 44 / 37,
+// 16 MiB 52 / 41, 64 MiB 36 / 22 (1 thread); 4 MiB 40 / 36, 32 MiB 41 / 26
+// (2 threads). This is the roofline a reorder is measured against, so it
+// streams from where streaming is the faster copy, not from where a
+// reorder starts to (the library keeps mid-size destinations in L3).
+constexpr size_t stream_copy_nt_bytes = size_t(4) << 20;
 
 // Thread `ithr` of `nthr`'s share of stream_copy: reads src_bytes from src
 // and writes dst_bytes to dst (a copy of the common part; the rest read or
