@@ -95,6 +95,10 @@ struct jit_reorder_desc_t {
     // instead of 16 of 9 rows). The number of flattened positions (0:
     // none). See jit_flat_a_tiles.
     dim_t flat_a;
+    // Flattened tiles of large problems: the byte distance of the L2
+    // prefetch of each src line (the next call but one), 0: none. See
+    // jit_flat_a_prefetch.
+    dim_t flat_pf;
     int nloops;
     dim_t loop_n[max_loops], loop_is[max_loops], loop_os[max_loops], loop_ss[max_loops],
             loop_ds[max_loops];
@@ -126,6 +130,10 @@ bool jit_comp_in_kernel(const plan_t &p, const kernel_plan_t &kp);
 // baked loop (src stride n[0]), with B a whole tile, and a multiple of 16
 // flattened positions.
 dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d);
+
+// desc.flat_pf (0: none): flattened tiles of a large problem (streamed
+// dst) whose next call reads the next flat_a elements of the same rows.
+dim_t jit_flat_a_prefetch(const jit_reorder_desc_t &d, const kernel_plan_t &kp);
 inline int64_t jit_comp_lanes(const kernel_plan_t &kp) {
     return (kp.micro[1].n * kp.micro[1].in_n + 63) / 64 * 64;
 }

@@ -606,6 +606,11 @@ TEST(jit_reorder, FlatShortATiles) {
     }
     c.stag = "oihw";
     c.dtag = "OIhw16i16o";
+    // The L2 prefetch two calls ahead: large problems only.
+    c.dims = { 1024, 768, 3, 3 };
+    EXPECT_EQ(desc_of(c, isa).flat_pf, 2 * 144 * 4) << c.str();
+    c.dims = { 128, 128, 3, 3 };
+    EXPECT_EQ(desc_of(c, isa).flat_pf, 0) << c.str();
     // Odd src strides: rows of 128 x 9 + 7 elements.
     c.dims = { 128, 128, 3, 3 };
     c.sstrides = { 128 * 9 + 7, 9, 3, 1 };
