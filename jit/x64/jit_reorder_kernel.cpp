@@ -1829,13 +1829,14 @@ dim_t jit_dst_stage_row(const jit_reorder_desc_t &d, const plan_t &p, const kern
 // 3x3 filters, oihw -> OIhw16i16o: A = 9 hw positions (src stride 1, dst
 // rows 1 KiB apart), the baked i loop 16 x (src 9, dst 16), B = 16 o rows
 // 72 KiB apart. The A tiles of 9 rows cost as much as full ones (16 per
-// call); flattened, the call is 9 full tiles.
+// call); flattened, the call is 9 full tiles. (Whole A tiles, 4x4: only
+// when large, see jit_reorder_desc_init.)
 dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d) {
     if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose) return 0;
     if (!d.bit_copy || d.byte_tile || d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return 0;
     if (data_type_size(d.sdt) != 4 || data_type_size(d.ddt) != 4) return 0;
     if (d.b_outer || d.pf_ahead || d.dst_stage_row) return 0;
-    if (d.nloops < 1 || d.n[0] % 16 == 0 || d.n[1] != 16 || d.is[0] != 1) return 0;
+    if (d.nloops < 1 || d.n[1] != 16 || d.is[0] != 1) return 0;
     const int L = d.nloops - 1; // the innermost baked loop continues A
     if (d.loop_is[L] != d.n[0]) return 0;
     const dim_t flat = d.n[0] * d.loop_n[L];
@@ -1955,6 +1956,11 @@ void jit_reorder_desc_init(
     static const bool flat_on = getenv_int("RELAYOUT_JIT_FLAT_A", 1) != 0; // experiment knob
     d.flat_a = flat_on ? jit_flat_a_tiles(d) : 0;
     d.flat_pf = jit_flat_a_prefetch(d, kp);
+    // Whole A tiles (4x4: A = 16) gain only from the prefetch; in the
+    // caches their unrolled flat tiles lose (256x256x4x4: 75 -> 60-66% of
+    // a copy). Large, 1024x1024x4x4, % of a copy: single-thread 79-83 ->
+    // 85-88, 2 threads (benchdnn_lite) 85-92 -> 100-104.
+    if (d.n[0] % 16 == 0 && !d.flat_pf) d.flat_a = 0;
     // The driver checks that a call's dst is line-aligned (the streamed
     // stores fault otherwise); the baked loops (or the stage's rows) must
     // keep it so (OIhw16i16o -> oihw 5x5: rows of 25 f32 apart).

@@ -574,7 +574,8 @@ TEST(jit_reorder, ShortBStagedDst) {
     EXPECT_EQ(desc_of(c, isa).dst_stage_row, 0) << c.str();
 }
 
-// Plain weights to 16i16o blocks with a short A (3x3, 5x5, 3x3x3 filters):
+// Plain weights to 16i16o blocks with a short A (3x3, 5x5, 3x3x3 filters;
+// 4x4 when large):
 // the call's A positions under the baked i loop run flattened as whole
 // 16 x 16 tiles (desc.flat_a). Bit-exact cached and streamed (large),
 // with an outer baked loop, odd src strides, and with edge calls (O
@@ -594,6 +595,7 @@ TEST(jit_reorder, FlatShortATiles) {
         { { 256, 256, 5, 5 }, "oihw", "OIhw16i16o", 400 },
         { { 250, 256, 3, 3 }, "oihw", "OIhw16i16o", 144 },
         { { 1024, 768, 3, 3 }, "oihw", "OIhw16i16o", 144 },
+        { { 1024, 528, 4, 4 }, "oihw", "OIhw16i16o", 256 }, // whole A tiles: large only
         { { 128, 128, 3, 3, 3 }, "abcde", "ABcde16b16a", 432 },
         // an outer baked loop (I blocks) around the flattened one
         { { 4, 64, 64, 3, 3 }, "abcde", "aBCde16c16b", 144 } };
@@ -617,7 +619,7 @@ TEST(jit_reorder, FlatShortATiles) {
     EXPECT_EQ(desc_of(c, isa).flat_a, 144) << c.str();
     EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
     c.sstrides.clear();
-    // Not flattened: whole A tiles (4x4), the i loop in the driver (small,
+    // Not flattened: whole A tiles (4x4) in the caches, the i loop in the driver (small,
     // padded I), value paths, other types.
     for (const auto &dims : { std::vector<dim_t>{ 256, 256, 4, 4 }, { 64, 48, 3, 3 },
                  { 250, 248, 3, 3 }, { 256, 256, 2, 2 } }) {
