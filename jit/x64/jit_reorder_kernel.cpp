@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <string>
 
 #include "common/env.hpp"
@@ -491,6 +492,7 @@ private:
     void gen_copy();
     void hoist_invariants();
     void gen_transpose();
+    void gen_transpose_flat();
     void gen_lanes();
     bool lanes_tile() const;
     void gen_scalar();
@@ -1801,6 +1803,42 @@ void reorder_gen_t::gen_transpose() {
     }
 }
 
+// Flattened short-A tiles (d_.flat_a, see jit_flat_a_tiles): each of the
+// call's B src rows is flat_a contiguous elements (A under the baked
+// loop), read as flat_a / 16 full vectors; flattened position k is A
+// position k % n[0] of loop iteration k / n[0], so its dst row is at a
+// constant offset. Whole tiles, unmasked loads of whole lines, and every
+// dst row one zmm store.
+void reorder_gen_t::gen_transpose_flat() {
+    tb_ = W_;
+    const int64_t nA = d_.n[0], isB = d_.is[1] * ssz_;
+    const int64_t osL = d_.loop_os[d_.nloops - 1]; // the folded (innermost) loop
+    const bool nt = d_.nt && d_.os[0] * dsz_ % 64 == 0 && osL * dsz_ % 64 == 0;
+    for (int64_t j = 0; j < d_.flat_a / 16; ++j) {
+        for (int b = 0; b < 16; ++b) {
+            if (d_.flat_pf) prefetcht1(ptr[r8 + b * isB + j * 64 + d_.flat_pf]);
+            vmovups(Zmm(b), ptr[r8 + b * isB + j * 64]);
+        }
+        transpose_tile();
+        Label lcached, lstored;
+        for (int s = nt ? 0 : 1; s < 2; ++s) {
+            if (s == 0) {
+                cmp(qword[rsp + s_nt], 0);
+                je(lcached, T_NEAR);
+            } else {
+                L(lcached);
+            }
+            for (int a = 0; a < 16; ++a) {
+                const int64_t k = 16 * j + a;
+                const Address dst = ptr[r9 + ((k % nA) * d_.os[0] + (k / nA) * osL) * dsz_];
+                s == 0 ? vmovntps(dst, Zmm(a)) : vmovups(dst, Zmm(a));
+            }
+            if (s == 0) jmp(lstored, T_NEAR);
+        }
+        L(lstored);
+    }
+}
+
 // One element at a time along the micro node, any strides.
 //   rax i, rbx v, rbp z, rcx src, rdx dst, rsi src scales, rdi dst scales.
 void reorder_gen_t::gen_scalar() {
@@ -1861,34 +1899,57 @@ void reorder_gen_t::generate() {
     dst_stage_begin();
     mov(rax, ptr[rdi + offsetof(jit_call_args_t, comp)]);
     mov(qword[rsp + s_comp], rax);
-    Label loops[jit_reorder_desc_t::max_loops];
-    for (int l = 0; l < d_.nloops; ++l) {
-        mov(qword[rsp + s_loop + 8 * l], (uint32_t)d_.loop_n[l]);
-        L(loops[l]);
+    // Baked loops 0 .. nl-1 around the code of `body` (the last innermost).
+    auto baked_loops = [&](int nl, const std::function<void()> &body) {
+        Label loops[jit_reorder_desc_t::max_loops];
+        for (int l = 0; l < nl; ++l) {
+            mov(qword[rsp + s_loop + 8 * l], (uint32_t)d_.loop_n[l]);
+            L(loops[l]);
+        }
+        body();
+        for (int l = nl - 1; l >= 0; --l) {
+            add_imm(r8, d_.loop_is[l] * ssz_);
+            add_imm(r9, d_.loop_os[l] * dsz_);
+            if (d_.src_scale) add_imm(r10, d_.loop_ss[l] * 4);
+            if (d_.dst_scale) add_imm(r11, d_.loop_ds[l] * 4);
+            dec(qword[rsp + s_loop + 8 * l]);
+            jnz(loops[l], T_NEAR);
+            add_imm(r8, -d_.loop_n[l] * d_.loop_is[l] * ssz_);
+            add_imm(r9, -d_.loop_n[l] * d_.loop_os[l] * dsz_);
+            if (d_.src_scale) add_imm(r10, -d_.loop_n[l] * d_.loop_ss[l] * 4);
+            if (d_.dst_scale) add_imm(r11, -d_.loop_n[l] * d_.loop_ds[l] * 4);
+        }
+    };
+    Label lflat_done;
+    if (d_.flat_a) {
+        // Calls without padding or edges (every call of a large problem
+        // whose dims are whole blocks) take the flattened tiles, which
+        // replace the innermost baked loop.
+        Label lgeneric;
+        for (int m = 0; m < 2; ++m) {
+            cmp(qword[rsp + s_v0 + 8 * m], (int)d_.n[m]);
+            jne(lgeneric, T_NEAR);
+            cmp(qword[rsp + s_z0 + 8 * m], (int)d_.n[m]);
+            jne(lgeneric, T_NEAR);
+        }
+        baked_loops(d_.nloops - 1, [&] { gen_transpose_flat(); });
+        jmp(lflat_done, T_NEAR);
+        L(lgeneric);
     }
-    switch (d_.strategy) {
-        case kernel_strategy_t::copy:
-            if (d_.bit_copy)
-                gen_copy_bits();
-            else
-                gen_copy();
-            break;
-        case kernel_strategy_t::transpose:
-        case kernel_strategy_t::interleave: lanes_tile() ? gen_lanes() : gen_transpose(); break;
-        case kernel_strategy_t::scalar: gen_scalar(); break;
-    }
-    for (int l = d_.nloops - 1; l >= 0; --l) {
-        add_imm(r8, d_.loop_is[l] * ssz_);
-        add_imm(r9, d_.loop_os[l] * dsz_);
-        if (d_.src_scale) add_imm(r10, d_.loop_ss[l] * 4);
-        if (d_.dst_scale) add_imm(r11, d_.loop_ds[l] * 4);
-        dec(qword[rsp + s_loop + 8 * l]);
-        jnz(loops[l], T_NEAR);
-        add_imm(r8, -d_.loop_n[l] * d_.loop_is[l] * ssz_);
-        add_imm(r9, -d_.loop_n[l] * d_.loop_os[l] * dsz_);
-        if (d_.src_scale) add_imm(r10, -d_.loop_n[l] * d_.loop_ss[l] * 4);
-        if (d_.dst_scale) add_imm(r11, -d_.loop_n[l] * d_.loop_ds[l] * 4);
-    }
+    baked_loops(d_.nloops, [&] {
+        switch (d_.strategy) {
+            case kernel_strategy_t::copy:
+                if (d_.bit_copy)
+                    gen_copy_bits();
+                else
+                    gen_copy();
+                break;
+            case kernel_strategy_t::transpose:
+            case kernel_strategy_t::interleave: lanes_tile() ? gen_lanes() : gen_transpose(); break;
+            case kernel_strategy_t::scalar: gen_scalar(); break;
+        }
+    });
+    L(lflat_done);
     dst_stage_flush();
     if (d_.nt) sfence(); // order the streaming stores before the caller's
     postamble();
@@ -2008,6 +2069,42 @@ dim_t jit_dst_stage_row(const jit_reorder_desc_t &d, const plan_t &p, const kern
     return row;
 }
 
+// 3x3 filters, oihw -> OIhw16i16o: A = 9 hw positions (src stride 1, dst
+// rows 1 KiB apart), the baked i loop 16 x (src 9, dst 16), B = 16 o rows
+// 72 KiB apart. The A tiles of 9 rows cost as much as full ones (16 per
+// call); flattened, the call is 9 full tiles. (Whole A tiles, 4x4: only
+// when large, see jit_reorder_desc_init.)
+dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d) {
+    if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose) return 0;
+    if (!d.bit_copy || d.byte_tile || d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return 0;
+    if (data_type_size(d.sdt) != 4 || data_type_size(d.ddt) != 4) return 0;
+    if (d.b_outer || d.pf_ahead || d.dst_stage_row) return 0;
+    if (d.nloops < 1 || d.n[1] != 16 || d.is[0] != 1) return 0;
+    const int L = d.nloops - 1; // the innermost baked loop continues A
+    if (d.loop_is[L] != d.n[0]) return 0;
+    const dim_t flat = d.n[0] * d.loop_n[L];
+    if (flat % 16 != 0 || flat > 16 * 32) return 0; // unrolled: at most 32 tiles
+    if (!fits32(15 * d.is[1] * 4 + flat * 4)
+            || !fits32(((d.n[0] - 1) * d.os[0] + (d.loop_n[L] - 1) * d.loop_os[L]) * 4))
+        return 0;
+    return flat;
+}
+
+// The calls of flattened tiles read 16 rows far apart (3x3: 72 KiB), 9
+// lines of each, and the next call the next 9 lines of the same rows: 16
+// short streams the hardware prefetchers do not fetch ahead in time (the
+// first tile of each call waited for its loads). Large problems (dst
+// streamed) prefetch each line two calls ahead into L2: 2048x2048x3x3,
+// single-thread, % of a streaming copy: 72-75 -> 79-82 (one call ahead:
+// 80, into L1: 61; in the caches no gain).
+dim_t jit_flat_a_prefetch(const jit_reorder_desc_t &d, const kernel_plan_t &kp) {
+    if (!d.flat_a || !d.nt || kp.driver.empty()) return 0;
+    const kloop_t &next = kp.driver.back();
+    if (next.tab >= 0 || next.split_of >= 0 || next.is != d.flat_a || next.n < 2) return 0;
+    const dim_t dist = 2 * d.flat_a * (dim_t)data_type_size(d.sdt);
+    return fits32(15 * d.is[1] * 4 + d.flat_a * 4 + dist) ? dist : 0;
+}
+
 bool jit_comp_in_kernel(const plan_t &p, const kernel_plan_t &kp) {
     if (!p.s8s8_comp && !p.zp_comp) return false;
     if (kp.strategy != kernel_strategy_t::transpose && kp.strategy != kernel_strategy_t::interleave)
@@ -2103,6 +2200,14 @@ void jit_reorder_desc_init(
     }
     d.pf_ahead = jit_src_prefetch_ahead(d, p, kp);
     d.dst_stage_row = jit_dst_stage_row(d, p, kp);
+    static const bool flat_on = getenv_int("RELAYOUT_JIT_FLAT_A", 1) != 0; // experiment knob
+    d.flat_a = flat_on ? jit_flat_a_tiles(d) : 0;
+    d.flat_pf = jit_flat_a_prefetch(d, kp);
+    // Whole A tiles (4x4: A = 16) gain only from the prefetch; in the
+    // caches their unrolled flat tiles lose (256x256x4x4: 75 -> 60-66% of
+    // a copy). Large, 1024x1024x4x4, % of a copy: single-thread 79-83 ->
+    // 85-88, 2 threads (benchdnn_lite) 85-92 -> 100-104.
+    if (d.n[0] % 16 == 0 && !d.flat_pf) d.flat_a = 0;
     // The driver checks that a call's dst is line-aligned (the streamed
     // stores fault otherwise); the baked loops (or the stage's rows) must
     // keep it so (OIhw16i16o -> oihw 5x5: rows of 25 f32 apart).

@@ -88,6 +88,17 @@ struct jit_reorder_desc_t {
     // long (the call's dst per A position, dense), copied to the dst at
     // the end of the call as whole lines (0: none). See jit_dst_stage_row.
     dim_t dst_stage_row;
+    // Plain src to blocked dst with a short A (3x3 filters to OIhw16i16o:
+    // A = 9 hw positions under a baked i loop of src stride 9): the call's
+    // src rows, A and the loop flattened (16 x 144), run as full 16 x 16
+    // tiles whose dst rows sit at per-row constant offsets (9 full tiles
+    // instead of 16 of 9 rows). The number of flattened positions (0:
+    // none). See jit_flat_a_tiles.
+    dim_t flat_a;
+    // Flattened tiles of large problems: the byte distance of the L2
+    // prefetch of each src line (the next call but one), 0: none. See
+    // jit_flat_a_prefetch.
+    dim_t flat_pf;
     int nloops;
     dim_t loop_n[max_loops], loop_is[max_loops], loop_os[max_loops], loop_ss[max_loops],
             loop_ds[max_loops];
@@ -113,6 +124,16 @@ dim_t jit_dst_stage_row(const jit_reorder_desc_t &d, const plan_t &p, const kern
 // per-lane sums of each call (jit_comp_lanes int32 entries, then a
 // quarter as many 4-lane group sums).
 bool jit_comp_in_kernel(const plan_t &p, const kernel_plan_t &kp);
+
+// desc.flat_a of a transpose (0: none): AVX-512 f32 bit copies whose A is
+// shorter than a tile, unit-stride in the src and continued by the one
+// baked loop (src stride n[0]), with B a whole tile, and a multiple of 16
+// flattened positions.
+dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d);
+
+// desc.flat_pf (0: none): flattened tiles of a large problem (streamed
+// dst) whose next call reads the next flat_a elements of the same rows.
+dim_t jit_flat_a_prefetch(const jit_reorder_desc_t &d, const kernel_plan_t &kp);
 inline int64_t jit_comp_lanes(const kernel_plan_t &kp) {
     return (kp.micro[1].n * kp.micro[1].in_n + 63) / 64 * 64;
 }

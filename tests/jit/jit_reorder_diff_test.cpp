@@ -574,6 +574,67 @@ TEST(jit_reorder, ShortBStagedDst) {
     EXPECT_EQ(desc_of(c, isa).dst_stage_row, 0) << c.str();
 }
 
+// Plain weights to 16i16o blocks with a short A (3x3, 5x5, 3x3x3 filters;
+// 4x4 when large):
+// the call's A positions under the baked i loop run flattened as whole
+// 16 x 16 tiles (desc.flat_a). Bit-exact cached and streamed (large),
+// with an outer baked loop, odd src strides, and with edge calls (O
+// not whole blocks) that take the usual tiles; only for f32 bit copies
+// whose i loop is baked.
+TEST(jit_reorder, FlatShortATiles) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "avx512_core not available";
+    jit_case_t c;
+    c.stag = "oihw";
+    c.dtag = "OIhw16i16o";
+    const struct {
+        std::vector<dim_t> dims;
+        const char *stag, *dtag;
+        dim_t flat;
+    } flat_cases[] = { { { 128, 128, 3, 3 }, "oihw", "OIhw16i16o", 144 },
+        { { 256, 256, 5, 5 }, "oihw", "OIhw16i16o", 400 },
+        { { 250, 256, 3, 3 }, "oihw", "OIhw16i16o", 144 },
+        { { 1024, 768, 3, 3 }, "oihw", "OIhw16i16o", 144 },
+        { { 1024, 528, 4, 4 }, "oihw", "OIhw16i16o", 256 }, // whole A tiles: large only
+        { { 128, 128, 3, 3, 3 }, "abcde", "ABcde16b16a", 432 },
+        // an outer baked loop (I blocks) around the flattened one
+        { { 4, 64, 64, 3, 3 }, "abcde", "aBCde16c16b", 144 } };
+    for (const auto &fc : flat_cases) {
+        c.dims = fc.dims;
+        c.stag = fc.stag;
+        c.dtag = fc.dtag;
+        EXPECT_EQ(desc_of(c, isa).flat_a, fc.flat) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
+    c.stag = "oihw";
+    c.dtag = "OIhw16i16o";
+    // The L2 prefetch two calls ahead: large problems only.
+    c.dims = { 1024, 768, 3, 3 };
+    EXPECT_EQ(desc_of(c, isa).flat_pf, 2 * 144 * 4) << c.str();
+    c.dims = { 128, 128, 3, 3 };
+    EXPECT_EQ(desc_of(c, isa).flat_pf, 0) << c.str();
+    // Odd src strides: rows of 128 x 9 + 7 elements.
+    c.dims = { 128, 128, 3, 3 };
+    c.sstrides = { 128 * 9 + 7, 9, 3, 1 };
+    EXPECT_EQ(desc_of(c, isa).flat_a, 144) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    c.sstrides.clear();
+    // Not flattened: whole A tiles (4x4) in the caches, the i loop in the driver (small,
+    // padded I), value paths, other types.
+    for (const auto &dims : { std::vector<dim_t>{ 256, 256, 4, 4 }, { 64, 48, 3, 3 },
+                 { 250, 248, 3, 3 }, { 256, 256, 2, 2 } }) {
+        c.dims = dims;
+        EXPECT_EQ(desc_of(c, isa).flat_a, 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
+    c.dims = { 128, 128, 3, 3 };
+    c.src_scale_mask = 0; // (desc_of has no attributes)
+    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    c.src_scale_mask = -1;
+    c.sdt = c.ddt = relayout_bf16;
+    EXPECT_EQ(desc_of(c, isa).flat_a, 0) << c.str();
+}
+
 // The copy kernel keeps a scale that is constant along its vectors in a
 // register, broadcast once per run of the micro node: a scale per row
 // must be broadcast again for every row of the baked loops and of the
