@@ -2003,6 +2003,19 @@ int64_t near_rows_prefetch(const jit_reorder_desc_t &d, const plan_t &p, const k
     return groups > 0 ? groups * 16 * row : 0;
 }
 
+// The element count of the dense block that (stride, count) pairs walk,
+// or 0 when they leave holes or overlap (sorted by stride, each stride
+// must be the product of the counts below it).
+dim_t dense_extent(std::vector<std::pair<dim_t, dim_t>> &lv) {
+    std::sort(lv.begin(), lv.end());
+    dim_t vol = 1;
+    for (const auto &x : lv) {
+        if (x.first != vol) return 0;
+        vol *= x.second;
+    }
+    return vol;
+}
+
 } // namespace
 
 dim_t jit_src_prefetch_ahead(
@@ -2024,12 +2037,8 @@ dim_t jit_src_prefetch_ahead(
         lv.emplace_back(d.is[m], d.n[m]);
     for (int l = 0; l < d.nloops; ++l)
         lv.emplace_back(d.loop_is[l], d.loop_n[l]);
-    std::sort(lv.begin(), lv.end());
-    dim_t vol = 1;
-    for (const auto &x : lv) {
-        if (x.first != vol) return 0;
-        vol *= x.second;
-    }
+    const dim_t vol = dense_extent(lv);
+    if (vol == 0) return 0;
     // ... and the next call (the innermost driver node) reads the next one.
     if (kp.driver.empty()) return 0;
     const kloop_t &next = kp.driver.back();
@@ -2057,12 +2066,8 @@ dim_t jit_dst_stage_row(const jit_reorder_desc_t &d, const plan_t &p, const kern
     lv.emplace_back(d.os[1], d.n[1]);
     for (int l = 0; l < d.nloops; ++l)
         lv.emplace_back(d.loop_os[l], d.loop_n[l]);
-    std::sort(lv.begin(), lv.end());
-    dim_t row = 1;
-    for (const auto &x : lv) {
-        if (x.first != row) return 0;
-        row *= x.second;
-    }
+    const dim_t row = dense_extent(lv);
+    if (row == 0) return 0;
     const dim_t dsz = (dim_t)data_type_size(d.ddt);
     if (d.os[0] < row || row * d.n[0] * dsz > dst_stage_bytes) return 0;
     if (row * dsz % 64 != 0 || d.os[0] * dsz % 64 != 0) return 0;
