@@ -24,13 +24,13 @@ struct perf_res_t {
 // Copies with the fastest plain copy of the machine for the size: from
 // stream_copy_nt_bytes (src + dst) on, non-temporal vector stores of whole
 // 64-byte lines (streaming stores save the read-for-ownership); below,
-// memcpy. Measured on Zen 4 (32 MiB L3, 1 MiB L2 per core), same buffers
-// copied back to back, NT / memcpy GB/s: 2 MiB 38 / 40, 4 MiB 44 / 37,
-// 16 MiB 52 / 41, 64 MiB 36 / 22 (1 thread); 4 MiB 40 / 36, 32 MiB 41 / 26
-// (2 threads). This is the roofline a reorder is measured against, so it
-// streams from where streaming is the faster copy, not from where a
-// reorder starts to (the library keeps mid-size destinations in L3).
-constexpr size_t stream_copy_nt_bytes = size_t(4) << 20;
+// memcpy, which keeps what fits in the caches. Measured on Zen 4 (32 MiB
+// L3) on a quiet machine, 2 threads, the same buffers copied back to back,
+// memcpy / NT GB/s by src + dst: 16 MiB 80 / 50, 28 MiB 62 / 51, 32 MiB
+// 51 / 51, 40 MiB 47 / 51, 48 MiB 43 / 49, 128 MiB 34 / 48 (1 thread: NT
+// ahead from 32 MiB). Measured with other jobs running, NT looked faster
+// from 4 MiB: compare copies only on a quiet machine.
+constexpr size_t stream_copy_nt_bytes = size_t(40) << 20;
 
 // Thread `ithr` of `nthr`'s share of stream_copy: reads src_bytes from src
 // and writes dst_bytes to dst (a copy of the common part; the rest read or

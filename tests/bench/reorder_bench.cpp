@@ -48,7 +48,7 @@ double seconds(clk::time_point a, clk::time_point b) {
 }
 
 // The streaming-copy roofline (benchdnn_lite's: non-temporal stores from
-// 4 MiB on, memcpy below) over the library's own threads, split the same
+// 40 MiB on, memcpy below) over the library's own threads, split the same
 // static way as a reorder. It moves the reorder's bytes (DESIGN §10: read
 // src + write dst): a conversion that reads 4 bytes per element and
 // writes 1 is measured against reading `sbytes` and writing `dbytes`, not
