@@ -53,6 +53,41 @@ __attribute__((target("avx2"))) void nt_lines_avx2(uint8_t *dst, const uint8_t *
     _mm_sfence();
 }
 
+// Reads n bytes as fast as the machine reads (the part of a reorder's
+// source that a narrower destination does not take: f32 -> s8 reads 4
+// bytes per byte written). A scalar loop read in-cache sources at a
+// fraction of the reorder's vector loads.
+__attribute__((target("avx2"))) uint64_t read_lines_avx2(const uint8_t *src, size_t n) {
+    __m256i a = _mm256_setzero_si256(), b = a, c = a, d = a;
+    size_t i = 0;
+    for (; i + 128 <= n; i += 128) {
+        a = _mm256_xor_si256(a, _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + i)));
+        b = _mm256_xor_si256(
+                b, _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + i + 32)));
+        c = _mm256_xor_si256(
+                c, _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + i + 64)));
+        d = _mm256_xor_si256(
+                d, _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + i + 96)));
+    }
+    a = _mm256_xor_si256(_mm256_xor_si256(a, b), _mm256_xor_si256(c, d));
+    uint64_t acc = uint64_t(_mm256_extract_epi64(a, 0)) ^ uint64_t(_mm256_extract_epi64(a, 3));
+    for (; i < n; ++i)
+        acc ^= src[i];
+    return acc;
+}
+
+uint64_t read_bytes(const uint8_t *src, size_t n) {
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    if (avx2) return read_lines_avx2(src, n);
+    uint64_t acc = 0;
+    for (size_t i = 0; i + 8 <= n; i += 8) {
+        uint64_t w;
+        std::memcpy(&w, src + i, 8);
+        acc ^= w;
+    }
+    return acc;
+}
+
 void copy_bytes(uint8_t *dst, const uint8_t *src, size_t n, bool nt) {
     static const bool avx512 = __builtin_cpu_supports("avx512f");
     static const bool avx2 = __builtin_cpu_supports("avx2");
@@ -83,14 +118,7 @@ void stream_copy_slice(
     if (e > b) copy_bytes(dst + b, src + b, e - b, nt);
     if (src_bytes > common) { // the reorder reads more than it writes
         range(src_bytes - common, b, e);
-        uint64_t acc = 0;
-        const uint8_t *p = src + common;
-        for (size_t i = b; i + 8 <= e; i += 8) {
-            uint64_t w;
-            std::memcpy(&w, p + i, 8);
-            acc ^= w;
-        }
-        sink = acc;
+        if (e > b) sink = read_bytes(src + common + b, e - b);
     } else if (dst_bytes > common) { // writes more than it reads
         range(dst_bytes - common, b, e);
         if (e > b) std::memset(dst + common + b, 0, e - b);
