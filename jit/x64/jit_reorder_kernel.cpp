@@ -520,24 +520,42 @@ private:
     template <typename F>
     void store_row_lines(int rows, int rowb, bool nt, F piece) {
         const int64_t osA = d_.os[0] * dsz_;
-        Label lcached, ldone;
-        for (int pass = 0; pass < (nt ? 2 : 1); ++pass) {
-            const bool stream = nt && pass == 0;
-            if (stream) {
-                cmp(qword[rsp + s_nt], 0);
-                je(lcached, T_NEAR);
-            } else {
-                L(lcached);
-            }
+        stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
             for (int a = 0; a < rows; ++a)
                 for (int c = 0; c < rowb; c += 64) {
                     const Zmm v = piece(a, c);
                     const Address to = ptr[rdx + a * osA + c];
                     stream ? vmovntdq(to, v) : vmovdqu8(to, v);
                 }
-            if (stream) jmp(ldone, T_NEAR);
+        });
+    }
+    // Emits `stores(stream, done)` twice when `nt`: streamed if the call
+    // may stream (s_nt: the driver found its dst line-aligned), cached
+    // otherwise; once, cached, when not. `done` ends both (early exits).
+    template <typename F>
+    void stores_streamed_or_cached(bool nt, F stores) {
+        Label lcached, ldone;
+        if (nt) {
+            cmp(qword[rsp + s_nt], 0);
+            je(lcached, T_NEAR);
+            stores(true, ldone);
+            jmp(ldone, T_NEAR);
         }
+        L(lcached);
+        stores(false, ldone);
         L(ldone);
+    }
+    // Tiles whose lanes walk B (transposes, interleaves): temporaries
+    // after the W tile registers, scales as vectors where their index
+    // advances by one per lane. Returns log2 of B's inner positions.
+    int begin_b_tiles() {
+        tb_ = W_;
+        ssc_vec_ = d_.ss[1] == 1;
+        dsc_vec_ = d_.ds[1] == 1;
+        int log_n1 = 0;
+        while ((int64_t(1) << log_n1) < d_.in_n)
+            ++log_n1;
+        return log_n1;
     }
     static bool row_tiles(const jit_reorder_desc_t &d);
     static bool row_bytes(const jit_reorder_desc_t &d);
@@ -1092,29 +1110,16 @@ void reorder_gen_t::gen_byte_tile(bool a_partial) {
     L(lload_done);
     byte_transpose_16x16();
     comp_byte_groups(16);
-    const bool nt = d_.nt && osA % 64 == 0;
-    Label lcached, ldone;
-    if (nt) {
-        cmp(qword[rsp + s_nt], 0);
-        je(lcached, T_NEAR);
+    stores_streamed_or_cached(d_.nt && osA % 64 == 0, [&](bool stream, const Label &done) {
         for (int j = 0; j < 16; ++j) {
             if (a_partial) {
                 cmp(qword[rsp + s_row_z], j);
-                jle(ldone, T_NEAR);
+                jle(done, T_NEAR);
             }
-            vmovntdq(ptr[rdx + j * osA], Zmm(j));
+            const Address to = ptr[rdx + j * osA];
+            stream ? vmovntdq(to, Zmm(j)) : vmovdqu8(to, Zmm(j));
         }
-        jmp(ldone, T_NEAR);
-    }
-    L(lcached);
-    for (int j = 0; j < 16; ++j) {
-        if (a_partial) {
-            cmp(qword[rsp + s_row_z], j);
-            jle(ldone, T_NEAR);
-        }
-        vmovdqu8(ptr[rdx + j * osA], Zmm(j));
-    }
-    L(ldone);
+    });
 }
 
 // An interleave of one A position, its folded groups of in_n contiguous
@@ -1132,14 +1137,9 @@ bool reorder_gen_t::lanes_tile() const {
 // reads and writes to the value and stored lanes.
 //   r15 b0 (lanes), rbx src of the tile, rdx dst, rsi / rdi scales.
 void reorder_gen_t::gen_lanes() {
-    tb_ = W_;
+    const int log_n1 = begin_b_tiles();
     const int T = W_;
-    ssc_vec_ = d_.ss[1] == 1;
-    dsc_vec_ = d_.ds[1] == 1;
     const int64_t n1 = d_.in_n;
-    int log_n1 = 0;
-    while ((int64_t(1) << log_n1) < n1)
-        ++log_n1;
     const int gb = (int)(n1 * ssz_); // bytes of a group
     const int G = (int)(T / n1);     // groups of a tile
     const int64_t isB = d_.is[1] * ssz_;
@@ -1381,17 +1381,11 @@ void reorder_gen_t::gen_row_tiles(int TA) {
             comp_add_row(a);
             if (staged) {
                 store_lanes(a, ptr[rsp + buf_stage + a * rowb + dcol], nullptr);
-            } else if (nt) {
-                Label lcached, lstored;
-                cmp(qword[rsp + s_nt], 0);
-                je(lcached, T_NEAR);
-                vmovntps(ptr[rdx + a * osA + dcol], vr(a));
-                jmp(lstored, T_NEAR);
-                L(lcached);
-                store_lanes(a, ptr[rdx + a * osA + dcol], nullptr);
-                L(lstored);
             } else {
-                store_lanes(a, ptr[rdx + a * osA + dcol], nullptr);
+                stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
+                    const Address to = ptr[rdx + a * osA + dcol];
+                    stream ? vmovntps(to, vr(a)) : store_lanes(a, to, nullptr);
+                });
             }
         }
         comp_flush(lane0);
@@ -1493,16 +1487,11 @@ void reorder_gen_t::gen_row_bytes(int TA) {
 //   rax a0, r15 b0, rbx src at b0, rbp dst at b0, rcx src tile, rdx dst
 //   tile, rsi src scales of the tile, rdi dst scales of the tile.
 void reorder_gen_t::gen_transpose() {
-    tb_ = W_;
+    const int log_n1 = begin_b_tiles();
     const int T = W_;
-    ssc_vec_ = d_.ss[1] == 1;
-    dsc_vec_ = d_.ds[1] == 1;
     // Src row b of a tile (lane b of B): B's lanes are in_n inner positions
     // (stride in_is) under B's own positions (stride is[1]).
     const int64_t n1 = d_.in_n;
-    int log_n1 = 0;
-    while ((int64_t(1) << log_n1) < n1)
-        ++log_n1;
     auto row_disp = [&](int b) { return ((b % n1) * d_.in_is + (b / n1) * d_.is[1]) * ssz_; };
     const int64_t isB = d_.is[1] * ssz_; // bytes per B position
     // bytes between dst rows (of the stage, see dst_stage_begin)
@@ -1661,27 +1650,19 @@ void reorder_gen_t::gen_transpose() {
         comp_zero();
         const bool nt = d_.nt && !d_.dst_stage_row && TB == T && dsz_ == 4
                         && (z_ ? osA % 64 == 0 : osA == 4 * T);
-        Label lcached, lstored;
-        if (nt) {
-            cmp(qword[rsp + s_nt], 0);
-            je(lcached, T_NEAR);
+        stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
             for (int a = 0; a < TA; ++a) {
                 if (value_path())
                     compute(a, lane_src_t{ ptr[rdx + a * osA], ptr[rsi + a * ssA],
-                                       ptr[rdi + a * dsA], nullptr });
-                vmovntps(ptr[rdx + a * osA], vr(a));
+                                       ptr[rdi + a * dsA], stream ? nullptr : kb });
+                if (stream) {
+                    vmovntps(ptr[rdx + a * osA], vr(a));
+                } else {
+                    comp_add_tile_row(a);
+                    store_lanes(a, ptr[rdx + a * osA], kb);
+                }
             }
-            jmp(lstored, T_NEAR);
-        }
-        L(lcached);
-        for (int a = 0; a < TA; ++a) {
-            if (value_path())
-                compute(a, lane_src_t{ ptr[rdx + a * osA], ptr[rsi + a * ssA], ptr[rdi + a * dsA],
-                                   kb });
-            comp_add_tile_row(a);
-            store_lanes(a, ptr[rdx + a * osA], kb);
-        }
-        L(lstored);
+        });
         comp_flush();
     }
     jmp(lnext, T_NEAR);
@@ -1820,22 +1801,13 @@ void reorder_gen_t::gen_transpose_flat() {
             vmovups(Zmm(b), ptr[r8 + b * isB + j * 64]);
         }
         transpose_tile();
-        Label lcached, lstored;
-        for (int s = nt ? 0 : 1; s < 2; ++s) {
-            if (s == 0) {
-                cmp(qword[rsp + s_nt], 0);
-                je(lcached, T_NEAR);
-            } else {
-                L(lcached);
-            }
+        stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
             for (int a = 0; a < 16; ++a) {
                 const int64_t k = 16 * j + a;
                 const Address dst = ptr[r9 + ((k % nA) * d_.os[0] + (k / nA) * osL) * dsz_];
-                s == 0 ? vmovntps(dst, Zmm(a)) : vmovups(dst, Zmm(a));
+                stream ? vmovntps(dst, Zmm(a)) : vmovups(dst, Zmm(a));
             }
-            if (s == 0) jmp(lstored, T_NEAR);
-        }
-        L(lstored);
+        });
     }
 }
 
