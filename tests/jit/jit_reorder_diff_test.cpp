@@ -801,6 +801,28 @@ TEST(jit_reorder, OneByOneInterleave) {
     }
 }
 
+// Grouped weights (compensation per g x o) and a matmul packing
+// (compensation per N) from `sdt` to s8.
+void run_grouped_and_matmul(cpu_isa_t isa, data_type_t sdt, uint64_t flags,
+        std::vector<dim_t> gdims, std::vector<dim_t> mdims, int &n) {
+    struct {
+        std::vector<dim_t> dims;
+        const char *stag, *dtag;
+        int comp_mask;
+    } const cases[] = { { std::move(gdims), "goihw", "gOIhw4i16o4i", 3 },
+        { std::move(mdims), "ab", "BA16a64b4a", 2 } };
+    for (const auto &k : cases) {
+        jit_case_t c;
+        c.dims = k.dims;
+        c.sdt = sdt;
+        c.ddt = relayout_s8;
+        c.stag = k.stag;
+        c.dtag = k.dtag;
+        c.set_comp(flags, k.comp_mask);
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    }
+}
+
 TEST(jit_reorder, Compensation) {
     const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
     const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
@@ -821,36 +843,12 @@ TEST(jit_reorder, Compensation) {
                         c.ddt = relayout_s8;
                         c.stag = "oihw";
                         c.dtag = dtag;
-                        c.extra_flags = flags;
-                        c.comp_mask = flags & s8s8 ? 1 : 0;
-                        c.zp_comp_mask = flags & zp ? 1 : 0;
-                        c.scale_adjust = flags & sa ? 0.5f : 1.f;
+                        c.set_comp(flags, 1);
                         if (sdt == relayout_f32) c.src_scale_mask = 1;
                         EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
                     }
                 }
-                jit_case_t g;
-                g.dims = { 2, 20, 10, 3, 3 };
-                g.sdt = sdt;
-                g.ddt = relayout_s8;
-                g.stag = "goihw";
-                g.dtag = "gOIhw4i16o4i";
-                g.extra_flags = flags;
-                g.comp_mask = flags & s8s8 ? 3 : 0;
-                g.zp_comp_mask = flags & zp ? 3 : 0;
-                g.scale_adjust = flags & sa ? 0.5f : 1.f;
-                EXPECT_TRUE(run_jit_case(g, isa, nullptr, ++n));
-                jit_case_t m;
-                m.dims = { 70, 33 };
-                m.sdt = sdt;
-                m.ddt = relayout_s8;
-                m.stag = "ab";
-                m.dtag = "BA16a64b4a";
-                m.extra_flags = flags;
-                m.comp_mask = flags & s8s8 ? 2 : 0;
-                m.zp_comp_mask = flags & zp ? 2 : 0;
-                m.scale_adjust = flags & sa ? 0.5f : 1.f;
-                EXPECT_TRUE(run_jit_case(m, isa, nullptr, ++n));
+                run_grouped_and_matmul(isa, sdt, flags, { 2, 20, 10, 3, 3 }, { 70, 33 }, n);
             }
     }
 }
@@ -911,9 +909,7 @@ TEST(jit_reorder, ByteTilesAndShiftedTiles) {
                                 c.sdt = c.ddt = dt;
                                 c.stag = "oihw";
                                 c.dtag = dtag;
-                                c.extra_flags = flags;
-                                c.comp_mask = flags & s8s8 ? 1 : 0;
-                                c.zp_comp_mask = flags & zp ? 1 : 0;
+                                c.set_comp(flags, 1);
                                 EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
                                 if (flags == s8s8 && hw == 3) {
                                     c.sdt = relayout_f32;
@@ -924,24 +920,7 @@ TEST(jit_reorder, ByteTilesAndShiftedTiles) {
             // Grouped weights and a matmul packing (comp per N).
             for (uint64_t flags : { s8s8, zp }) {
                 if (dt != relayout_s8) continue;
-                jit_case_t g;
-                g.dims = { 3, 32, 8, 3, 3 };
-                g.sdt = g.ddt = dt;
-                g.stag = "goihw";
-                g.dtag = "gOIhw4i16o4i";
-                g.extra_flags = flags;
-                g.comp_mask = flags & s8s8 ? 3 : 0;
-                g.zp_comp_mask = flags & zp ? 3 : 0;
-                EXPECT_TRUE(run_jit_case(g, isa, nullptr, ++n));
-                jit_case_t mm;
-                mm.dims = { 70, 130 };
-                mm.sdt = mm.ddt = dt;
-                mm.stag = "ab";
-                mm.dtag = "BA16a64b4a";
-                mm.extra_flags = flags;
-                mm.comp_mask = flags & s8s8 ? 2 : 0;
-                mm.zp_comp_mask = flags & zp ? 2 : 0;
-                EXPECT_TRUE(run_jit_case(mm, isa, nullptr, ++n));
+                run_grouped_and_matmul(isa, dt, flags, { 3, 32, 8, 3, 3 }, { 70, 130 }, n);
             }
         }
     }

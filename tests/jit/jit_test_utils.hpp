@@ -39,6 +39,15 @@ struct jit_case_t {
     // Scales end flush against a PROT_NONE page: a read past them faults.
     bool guard_scales = false;
 
+    // The dst compensations of `flags` (s8s8, zero points, scale adjust)
+    // over the dims of `mask`.
+    void set_comp(uint64_t flags, int mask) {
+        extra_flags = flags;
+        comp_mask = flags & relayout_extra_flag_compensation_conv_s8s8 ? mask : 0;
+        zp_comp_mask = flags & relayout_extra_flag_compensation_conv_asymmetric_src ? mask : 0;
+        scale_adjust = flags & relayout_extra_flag_scale_adjust ? 0.5f : 1.f;
+    }
+
     std::string str() const {
         std::string s = std::string(dt2str(sdt)) + ">" + dt2str(ddt) + " ";
         for (size_t i = 0; i < dims.size(); ++i)
