@@ -80,48 +80,38 @@ const reorder_impl_t jit_avx2_impl = { "jit:avx2", jit_init<x64::cpu_isa_t::avx2
 
 // Engines may add implementations at run time (not at static
 // initialisation: relayout_static is an archive and would drop them).
+// Readers take the published list without a lock: every registration
+// publishes a new immutable list and keeps the old ones alive (a reader
+// may still be walking one; registrations are few), so a list a reader
+// holds never changes under it.
 struct entry_t {
     const reorder_impl_t *impl;
     int priority;
 };
-std::vector<entry_t> &registry() {
-    static std::vector<entry_t> r;
+struct registry_t {
+    std::mutex mutex;
+    std::vector<entry_t> entries;
+    std::vector<std::unique_ptr<const impl_list_t>> published;
+    std::atomic<const impl_list_t *> current{ nullptr };
+    std::atomic<uint64_t> generation{ 0 };
+};
+registry_t &registry() {
+    static registry_t r;
     return r;
 }
-std::mutex &registry_mutex() {
-    static std::mutex m;
-    return m;
-}
 
-std::atomic<uint64_t> &registry_generation() {
-    static std::atomic<uint64_t> g{ 0 };
-    return g;
-}
-
-} // namespace
-
-void register_reorder_impl(const reorder_impl_t *impl, int priority) {
-    std::lock_guard<std::mutex> lock(registry_mutex());
-    registry().push_back({ impl, priority });
-    registry_generation()++;
-}
-
-uint64_t reorder_impl_list_generation() {
-    return registry_generation().load();
-}
-
-const std::vector<const reorder_impl_t *> &reorder_impl_list() {
+const impl_list_t &fixed_impl_list() {
     // The fixed list, best first: one JIT implementation per ISA, in the
     // order of the kernel manifest (jit/x64/jit_kernels.inc), then the
     // reference, which accepts every cpu problem. Each implementation's
     // init() declines with a reason (verbose level 2 prints it).
-    static const std::vector<const reorder_impl_t *> fixed = [] {
+    static const impl_list_t fixed = [] {
         static const x64::cpu_isa_t manifest[] = {
 #define RELAYOUT_JIT_KERNEL(isa, strategy, tile) x64::cpu_isa_t::isa,
 #include "jit/x64/jit_kernels.inc"
 #undef RELAYOUT_JIT_KERNEL
         };
-        std::vector<const reorder_impl_t *> l;
+        impl_list_t l;
         for (x64::cpu_isa_t isa : manifest) {
             const reorder_impl_t *impl = isa == x64::cpu_isa_t::avx512_core ? &jit_avx512_impl
                                          : isa == x64::cpu_isa_t::avx2      ? &jit_avx2_impl
@@ -131,17 +121,35 @@ const std::vector<const reorder_impl_t *> &reorder_impl_list() {
         l.push_back(&ref_impl);
         return l;
     }();
-    std::lock_guard<std::mutex> lock(registry_mutex());
-    if (registry().empty()) return fixed;
-    static std::vector<const reorder_impl_t *> merged;
-    std::vector<entry_t> r = registry();
-    std::stable_sort(r.begin(), r.end(),
+    return fixed;
+}
+
+} // namespace
+
+void register_reorder_impl(const reorder_impl_t *impl, int priority) {
+    registry_t &r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    r.entries.push_back({ impl, priority });
+    std::vector<entry_t> sorted = r.entries;
+    std::stable_sort(sorted.begin(), sorted.end(),
             [](const entry_t &a, const entry_t &b) { return a.priority < b.priority; });
-    merged.clear();
-    for (const auto &e : r)
-        merged.push_back(e.impl);
-    merged.insert(merged.end(), fixed.begin(), fixed.end());
-    return merged;
+    auto l = std::make_unique<impl_list_t>();
+    for (const auto &e : sorted)
+        l->push_back(e.impl);
+    const impl_list_t &fixed = fixed_impl_list();
+    l->insert(l->end(), fixed.begin(), fixed.end());
+    r.current.store(l.get(), std::memory_order_release);
+    r.published.push_back(std::move(l));
+    r.generation.fetch_add(1, std::memory_order_release);
+}
+
+uint64_t reorder_impl_list_generation() {
+    return registry().generation.load(std::memory_order_acquire);
+}
+
+const impl_list_t &reorder_impl_list() {
+    const impl_list_t *l = registry().current.load(std::memory_order_acquire);
+    return l ? *l : fixed_impl_list();
 }
 
 } // namespace impl

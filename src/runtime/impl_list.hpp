@@ -23,10 +23,16 @@ struct reorder_impl_t {
             const relayout_primitive_desc &pd, std::shared_ptr<const kernel_t> &kernel);
 };
 
-const std::vector<const reorder_impl_t *> &reorder_impl_list();
+using impl_list_t = std::vector<const reorder_impl_t *>;
 
-// Parts that add implementations (JIT, engines) register here, at static
-// initialisation, ahead of the reference.
+// The implementations to try, best first. The list returned stays valid
+// and unchanged for the life of the process (a registration publishes a
+// new one), so callers may walk it without a lock.
+const impl_list_t &reorder_impl_list();
+
+// Adds an implementation ahead of the built-in ones (lower priority first).
+// Call at run time, not from a static initialiser (the static library is
+// an archive and would drop the object). Thread-safe.
 void register_reorder_impl(const reorder_impl_t *impl, int priority);
 // Changes whenever the list does (a registration): what was decided from
 // the list before is stale then.
