@@ -270,8 +270,19 @@ const problem_t problems[] = {
     { "convert", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::f16, "nchw", "nchw", true },
     { "convert", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::s8, "nchw", "nchw", true },
     { "convert", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::u8, "nchw", "nchw", true },
+    // Conversions that change the layout too (the bf16 training layouts,
+    // int8 activations in nhwc).
+    { "convert", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::bf16, "nchw", "nhwc", true },
+    { "convert", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::s8, "nchw", "nhwc", true },
+    { "convert", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::bf16, "nchw", "nChw16c" },
+    { "convert", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::bf16, "nChw16c", "nchw" },
+    // 16-bit bit copies.
+    { "bf16", { 8192, 8192 }, rl_dt::bf16, rl_dt::bf16, "ab", "ba" },
+    { "bf16", { 16, 256, 64, 64 }, rl_dt::bf16, rl_dt::bf16, "nchw", "nhwc" },
+    { "bf16", { 16, 256, 64, 64 }, rl_dt::bf16, rl_dt::bf16, "nchw", "nChw16c" },
     // int8
     { "int8", { 8192, 8192 }, rl_dt::s8, rl_dt::s8, "ab", "ba" },
+    { "int8", { 16, 256, 64, 64 }, rl_dt::u8, rl_dt::u8, "nhwc", "nchw" },
     { "int8", { 1024, 1024, 4, 4 }, rl_dt::s8, rl_dt::s8, "oihw", "OIhw4i16o4i", false, true },
     { "int8", { 1024, 1024, 4, 4 }, rl_dt::f32, rl_dt::s8, "oihw", "OIhw4i16o4i", true, true },
 };
