@@ -68,6 +68,7 @@ public:
         stage_ = d.byte_tile && d.n[1] * d.in_n == 64 && d.n[0] >= 64;
         rows_ = row_tiles(d);
         bytes_ = row_bytes(d);
+        row_pf_ = d.nt ? row_bytes_pf_ : 0;
         generate();
     }
 
@@ -91,6 +92,9 @@ private:
     // L2): its 64 rows are 16 streams at once, more than the hardware
     // prefetchers keep up with (1024 x 1024 x 4 x 4 f32 -> s8: 1.3x).
     static constexpr int row_bytes_pf_ = 2048;
+    int row_pf_ = 0; // the distance gen_row_bytes prefetches at (0: none)
+    // gen_row_words: compute leaves f32 (the rounding to bf16 is its own).
+    bool f32_out_ = false;
     int tb_ = 8;             // first temporary vector register
     bool xmm_mode_ = false;  // scalar strategy: one lane in an xmm
     bool sat_packs_ = false; // gen_row_bytes: 8-bit dsts narrowed by packs
@@ -99,7 +103,8 @@ private:
     bool ssc_vec_ = false, dsc_vec_ = false;
 
     Label c_onef_, c_szp_, c_dzp_, c_beta_, c_sa_, c_lo_, c_hi_, c_one_, c_7fff_, c_40_, c_iota_;
-    Label c_ones8_, c_ones16_; // byte tiles: 4-lane group sums
+    Label c_ones8_, c_ones16_;        // byte tiles: 4-lane group sums
+    Label c_qnan_, c_hmask_, c_widx_; // gen_row_words
 
     // ---- registers -------------------------------------------------------
     Xmm vr(int i) const {
@@ -298,6 +303,7 @@ private:
 
     // f32 -> the 32-bit lane form store_lanes expects.
     void finalize_lanes(int vi) {
+        if (f32_out_) return;
         const Xmm v = vr(vi);
         if (is_int(d_.ddt) && sat_packs_) {
             // Narrowed by saturating packs (8-bit dsts): only the upper
@@ -561,6 +567,8 @@ private:
     static bool row_bytes(const jit_reorder_desc_t &d);
     void gen_row_tiles(int TA);
     void gen_row_bytes(int TA);
+    void gen_row_words(int TA);
+    void gen_narrow_rows(int TA, const Label &lb);
     Label c_pack_; // gen_row_bytes: 4 x 4 byte transposes in each dword group
     void generate();
     void emit_constants();
@@ -621,6 +629,14 @@ void reorder_gen_t::emit_constants() {
         L(c_iota_);
         for (int i = 0; i < 16; ++i)
             dd(i);
+    }
+    u(c_qnan_, 0x00400000);
+    u(c_hmask_, 0xffff0000);
+    if (c_widx_.getId() != 0) {
+        align(64);
+        L(c_widx_);
+        for (int i = 0; i < 32; ++i)
+            dw(uint16_t(i / 2 + (i % 2) * 32));
     }
     if ((d_.byte_tile || bytes_) && d_.comp_lanes) {
         u(c_ones8_, 0x01010101);
@@ -1456,7 +1472,7 @@ void reorder_gen_t::gen_row_bytes(int TA) {
         for (int g = 0; g < 16; ++g) {
             const int l = 4 * g + i;
             const Zmm r = i == 0 ? Zmm(g) : Zmm(16);
-            if (d_.nt) prefetcht1(ptr[rcx + row_disp(l) + row_bytes_pf_]);
+            if (row_pf_) prefetcht1(ptr[rcx + row_disp(l) + row_pf_]);
             load_lanes(r.getIdx(), ptr[rcx + row_disp(l)], k, d_.sdt);
             compute(r.getIdx(), lane_src_t{ ptr[rdx], ptr[rsi + l * d_.ss[1] * 4],
                                         ptr[rdi + l * d_.ds[1] * 4], nullptr });
@@ -1480,6 +1496,100 @@ void reorder_gen_t::gen_row_bytes(int TA) {
     ssc_reg_ = dsc_reg_ = -1;
     transpose_tile();
     comp_byte_groups(TA);
+    store_row_lines(TA, 64, d_.nt && osA % 64 == 0, [&](int a, int) { return Zmm(a); });
+}
+
+// Narrow rows (d_.narrow_rows lanes of B, a whole dst line per A
+// position) with every A position and lane a value and stored: the tile
+// of gen_row_words (2-byte dsts) or gen_row_bytes (1-byte); the rest
+// (edges, padding) falls through to the 16 x 16 tiles. rax a0, r15 b0.
+void reorder_gen_t::gen_narrow_rows(int TA, const Label &lb) {
+    const int nl = d_.narrow_rows;
+    Label lno;
+    lea(r14, ptr[r15 + nl]);
+    cmp(r14, qword[rsp + s_v0 + 8]);
+    jg(lno, T_NEAR);
+    cmp(r14, qword[rsp + s_z0 + 8]);
+    jg(lno, T_NEAR);
+    lea(r14, ptr[rax + TA]);
+    cmp(r14, qword[rsp + s_v0]);
+    jg(lno, T_NEAR);
+    const int pf = row_pf_;
+    row_pf_ = (int)d_.narrow_pf;
+    nl == 64 ? gen_row_bytes(TA) : gen_row_words(TA);
+    row_pf_ = pf;
+    add(r15, nl);
+    jmp(lb, T_NEAR);
+    L(lno);
+}
+
+// 32 B lanes of a transpose to bf16 / f16: each src row (a lane, A along
+// its elements) is converted as it is loaded, lanes 2j and 2j + 1 share
+// zmm j as the low and high words of its dwords, and one 16 x 16 dword
+// transpose makes zmm a the 64-byte dst row of A position a (the 16 x 16
+// tiles need two transposes and narrow each row alone). bf16 rounds in
+// integers as finalize_lanes does, with the NaN case merged before the
+// shift. rax a0, r15 b0, rcx src tile, rdx dst tile, rsi / rdi scales of
+// the tile (constant along A: lane l at l * ss[1] / ds[1]).
+void reorder_gen_t::gen_row_words(int TA) {
+    const int64_t isB = d_.is[1] * ssz_;
+    const int64_t osA = d_.os[0] * dsz_;
+    const bool bf = d_.ddt == relayout_bf16;
+    const Opmask *k = TA < W_ ? &k5 : nullptr;
+    const bool svec = ssc_vec_, dvec = dsc_vec_;
+    ssc_vec_ = dsc_vec_ = false; // one lane per row: broadcast scales
+    const int tb = tb_;
+    tb_ = 20; // compute's temporaries: zmm 20, 21
+    f32_out_ = true;
+    // Invariants (the transpose clobbers zmm 16-31: once per tile).
+    const Zmm one(22), c7fff(23), qnan(24), hmask(25), widx(26), t(17), odd(16);
+    if (bf) {
+        vmovdqu32(one, cst(c_one_));
+        vmovdqu32(c7fff, cst(c_7fff_));
+        vmovdqu32(qnan, cst(c_qnan_));
+        vmovdqu32(hmask, cst(c_hmask_));
+    } else {
+        vmovdqu16(widx, cst(c_widx_));
+    }
+    if (d_.src_scale && d_.ss[1] == 0) {
+        vbroadcastss(Zmm(28), ptr[rsi]);
+        ssc_reg_ = 28;
+    }
+    if (d_.dst_scale && d_.ds[1] == 0) {
+        vbroadcastss(Zmm(27), ptr[rdi]);
+        dsc_reg_ = 27;
+    }
+    for (int j = 0; j < 16; ++j)
+        for (int h = 0; h < 2; ++h) {
+            const int l = 2 * j + h;
+            const Zmm r = h == 0 ? Zmm(j) : odd;
+            if (row_pf_) prefetcht1(ptr[rcx + l * isB + row_pf_]);
+            load_lanes(r.getIdx(), ptr[rcx + l * isB], k, d_.sdt);
+            compute(r.getIdx(), lane_src_t{ ptr[rdx], ptr[rsi + l * d_.ss[1] * 4],
+                                        ptr[rdi + l * d_.ds[1] * 4], nullptr });
+            if (bf) {
+                // t = v + 0x7fff + bit 16 of v; NaN: v | quiet bit.
+                vpsrld(t, r, 16);
+                vpandd(t, t, one);
+                vpaddd(t, t, r);
+                vpaddd(t, t, c7fff);
+                vcmpps(k4, r, r, 3); // unordered: NaN
+                vpord(t | k4, r, qnan);
+                if (h == 0)
+                    vpsrld(Zmm(j), t, 16);
+                else
+                    vpternlogd(Zmm(j), t, hmask, 0xF8); // zmm j | (t & hmask)
+            } else {
+                vcvtps2ph(Ymm(r.getIdx()), r, 0);
+                if (h == 1) vpermt2w(Zmm(j), widx, odd); // words 2a, 2a + 1
+            }
+        }
+    f32_out_ = false;
+    tb_ = tb;
+    ssc_vec_ = svec;
+    dsc_vec_ = dvec;
+    ssc_reg_ = dsc_reg_ = -1;
+    transpose_tile();
     store_row_lines(TA, 64, d_.nt && osA % 64 == 0, [&](int a, int) { return Zmm(a); });
 }
 
@@ -1625,6 +1735,7 @@ void reorder_gen_t::gen_transpose() {
         jmp(lb, T_NEAR);
         L(lno);
     }
+    if (d_.narrow_rows) gen_narrow_rows(TA, lb);
     // Full tile: every position a value.
     lea(r14, ptr[rax + TA]);
     cmp(r14, qword[rsp + s_v0]);
@@ -1975,6 +2086,13 @@ int64_t near_rows_prefetch(const jit_reorder_desc_t &d, const plan_t &p, const k
     return groups > 0 ? groups * 16 * row : 0;
 }
 
+// The L2 prefetch distance of narrow rows along A (bytes; experiment
+// knob RELAYOUT_JIT_NARROW_PF, 0 = off).
+int64_t narrow_rows_pf() {
+    static const int pf = getenv_int("RELAYOUT_JIT_NARROW_PF", 2048);
+    return pf > 0 ? pf : 0;
+}
+
 // The element count of the dense block that (stride, count) pairs walk,
 // or 0 when they leave holes or overlap (sorted by stride, each stride
 // must be the product of the counts below it).
@@ -2082,6 +2200,43 @@ dim_t jit_flat_a_prefetch(const jit_reorder_desc_t &d, const kernel_plan_t &kp) 
     return fits32(15 * d.is[1] * 4 + d.flat_a * 4 + dist) ? dist : 0;
 }
 
+dim_t jit_narrow_rows_lanes(cpu_isa_t isa, const plan_t &p) {
+    if (isa != cpu_isa_t::avx512_core || p.bit_copy || p.beta != 0.f || p.s8s8_comp || p.zp_comp)
+        return 0;
+    static const bool on = getenv_int("RELAYOUT_JIT_NARROW_ROWS", 1) != 0; // experiment knob
+    if (!on || p.nodes.empty()) return 0;
+    // Scales may vary along B (the innermost dst node) only: the rows are
+    // converted along A (jit_narrow_rows then takes the kernel).
+    const int bdim = p.nodes.back().dim;
+    for (int mask : { p.src_scale_mask, p.dst_scale_mask })
+        if (mask > 0 && (bdim < 0 || mask != 1 << bdim)) return 0;
+    switch (p.ddt) {
+        case relayout_bf16:
+        case relayout_f16: return 32;
+        case relayout_s8:
+        case relayout_u8: return 64;
+        default: return 0;
+    }
+}
+
+int jit_narrow_rows(const jit_reorder_desc_t &d) {
+    if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose) return 0;
+    if (d.bit_copy || d.in_n != 1 || d.comp_lanes || d.beta != 0.f || d.byte_tile) return 0;
+    if (d.b_outer || d.pf_ahead || d.dst_stage_row || d.flat_a) return 0;
+    if ((d.src_scale && d.ss[0] != 0) || (d.dst_scale && d.ds[0] != 0)) return 0;
+    int L = 0;
+    if (d.ddt == relayout_bf16 || d.ddt == relayout_f16)
+        L = 32;
+    else if (d.ddt == relayout_s8 || d.ddt == relayout_u8)
+        L = 64;
+    if (L == 0 || d.n[1] < L) return 0;
+    const int64_t ssz = (int64_t)data_type_size(d.sdt);
+    if (!fits32(L * d.is[1] * ssz + 4096) || !fits32(16 * d.os[0] * 4)
+            || !fits32(L * (d.ss[1] + d.ds[1]) * 4))
+        return 0;
+    return L;
+}
+
 bool jit_comp_in_kernel(const plan_t &p, const kernel_plan_t &kp) {
     if (!p.s8s8_comp && !p.zp_comp) return false;
     if (kp.strategy != kernel_strategy_t::transpose && kp.strategy != kernel_strategy_t::interleave)
@@ -2180,6 +2335,8 @@ void jit_reorder_desc_init(
     static const bool flat_on = getenv_int("RELAYOUT_JIT_FLAT_A", 1) != 0; // experiment knob
     d.flat_a = flat_on ? jit_flat_a_tiles(d) : 0;
     d.flat_pf = jit_flat_a_prefetch(d, kp);
+    d.narrow_rows = jit_narrow_rows(d);
+    d.narrow_pf = d.narrow_rows && d.nt ? narrow_rows_pf() : 0;
     // Whole A tiles (4x4: A = 16) gain only from the prefetch; in the
     // caches their unrolled flat tiles lose (256x256x4x4: 75 -> 60-66% of
     // a copy). Large, 1024x1024x4x4, % of a copy: single-thread 79-83 ->

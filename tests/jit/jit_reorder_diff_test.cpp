@@ -351,8 +351,10 @@ void case_plan(const jit_case_t &c, plan_t &p) {
 
 // Narrow dsts whose B src rows are a page or more apart take 16 rows per
 // call (not a whole dst line's 32 or 64: those rows' prefetched lines evict
-// each other); odd channel counts give B edge tiles. Bit-exact, and the
-// kernel plan must keep B at 16.
+// each other), except AVX-512 conversions to bf16 / f16 / s8 / u8, whose
+// narrow rows read each src row along A with an L2 prefetch ahead: a whole
+// dst line's 32 or 64 (jit_narrow_rows). Odd channel counts give B edge
+// tiles. Bit-exact, and the kernel plan must keep B at 16 or a line.
 TEST(jit_reorder, FarSrcRowsNarrowDst) {
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
@@ -372,8 +374,103 @@ TEST(jit_reorder, FarSrcRowsNarrowDst) {
                     ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
                     std::string name, kplan;
                     ASSERT_EQ(x64::jit_reorder_accept(p, isa, name, &kplan), status_t::success);
-                    EXPECT_NE(kplan.find(" B[16 "), std::string::npos) << c.str() << ": " << kplan;
+                    const bool narrow = isa == cpu_isa_t::avx512_core && d != relayout_s16;
+                    const int b = !narrow ? 16 : data_type_size(d) == 1 ? 64 : 32;
+                    EXPECT_NE(kplan.find(" B[" + std::to_string(b) + " "), std::string::npos)
+                            << c.str() << ": " << kplan;
                 }
+    }
+}
+
+// The narrow rows of conversions to 2- and 1-byte dsts (AVX-512: 32 or 64
+// B lanes per tile, each src row converted along A, packed and transposed
+// once, whole dst lines): B counts around the row (31 .. 130 lanes) give
+// edge tiles after the rows, A counts around a tile (1 .. 33) the masked
+// A rows; plain and blocked sides; scales common, per channel (along B)
+// and per A position (declined: the 16 x 16 tiles), zero points, sources
+// narrower than f32; large problems stream. AVX2 keeps its tiles. The
+// desc must take the rows where they apply.
+TEST(jit_reorder, NarrowRows) {
+    struct shape_t {
+        std::vector<dim_t> dims;
+        const char *stag, *dtag;
+    };
+    const shape_t shapes[] = { { { 2, 33, 3, 5 }, "nchw", "nhwc" },
+        { { 1, 64, 1, 17 }, "nchw", "nhwc" }, { { 1, 130, 2, 16 }, "nchw", "nhwc" },
+        { { 1, 97, 33, 1 }, "nchw", "nhwc" }, { { 1, 65, 4, 4 }, "nchw", "nhwc" },
+        { { 2, 31, 5, 7 }, "nhwc", "nchw" }, { { 1, 33, 8, 8 }, "nhwc", "nchw" },
+        { { 1, 16, 9, 15 }, "nhwc", "nchw" }, { { 1, 48, 130, 1 }, "nChw16c", "nchw" },
+        { { 2, 20, 7, 9 }, "nChw16c", "nchw" } };
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (const auto &sh : shapes)
+            for (data_type_t sdt : { relayout_f32, relayout_bf16, relayout_s32 })
+                for (data_type_t ddt : { relayout_bf16, relayout_f16, relayout_s8, relayout_u8 })
+                    for (int variant = 0; variant < 5; ++variant) {
+                        if (sdt != relayout_f32 && variant > 1) continue;
+                        jit_case_t c;
+                        c.dims = sh.dims;
+                        c.sdt = sdt;
+                        c.ddt = ddt;
+                        c.stag = sh.stag;
+                        c.dtag = sh.dtag;
+                        switch (variant) {
+                            case 0: break;
+                            case 1: c.src_scale_mask = 0; break;
+                            case 2: c.src_scale_mask = c.dst_scale_mask = 2; break;
+                            case 3:
+                                c.src_scale_mask = 2;
+                                c.dst_scale_mask = 0;
+                                c.src_zp = 3;
+                                c.dst_zp = -2;
+                                break;
+                            default: c.src_scale_mask = 8; break; // along w
+                        }
+                        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                    }
+        // Large: streamed rows (and the prefetch along A).
+        const shape_t large[] = { { { 2, 256, 128, 130 }, "nchw", "nhwc" },
+            { { 2, 128, 130, 128 }, "nhwc", "nchw" }, { { 2, 256, 128, 128 }, "nChw16c", "nchw" } };
+        for (const auto &sh : large)
+            for (data_type_t ddt : { relayout_bf16, relayout_f16, relayout_s8, relayout_u8 }) {
+                jit_case_t c;
+                c.dims = sh.dims;
+                c.ddt = ddt;
+                c.stag = sh.stag;
+                c.dtag = sh.dtag;
+                c.src_scale_mask = ddt == relayout_s8 ? 2 : 0;
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            }
+        // The desc: rows of a whole line on AVX-512 only, not with scales
+        // along A.
+        for (int mask : { -1, 0, 2, 8 })
+            for (data_type_t ddt : { relayout_bf16, relayout_s8 }) {
+                jit_case_t c;
+                c.dims = { 2, 64, 32, 32 };
+                c.ddt = ddt;
+                c.stag = "nchw";
+                c.dtag = "nhwc";
+                c.src_scale_mask = mask;
+                memory_desc_t smd, dmd;
+                ASSERT_EQ(make_md(smd, c, true), status_t::success);
+                ASSERT_EQ(make_md(dmd, c, false), status_t::success);
+                attr_t attr;
+                if (mask >= 0) {
+                    attr.src_scales.mask = mask;
+                    attr.src_scales.values.assign(mask == 0 ? 1 : mask == 2 ? 64 : 32, 0.5f);
+                }
+                plan_t p;
+                ASSERT_EQ(plan_create(p, smd, dmd, attr), status_t::success);
+                kernel_plan_t kp;
+                ASSERT_EQ(
+                        kernel_plan_create(kp, p, x64::jit_plan_params(isa, p)), status_t::success);
+                x64::jit_reorder_desc_t d;
+                x64::jit_reorder_desc_init(d, isa, p, kp);
+                const bool on = isa == cpu_isa_t::avx512_core && mask != 8;
+                EXPECT_EQ(d.narrow_rows, on ? (ddt == relayout_s8 ? 64 : 32) : 0)
+                        << c.str() << " mask " << mask;
+            }
     }
 }
 
