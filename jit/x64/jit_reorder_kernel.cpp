@@ -568,6 +568,34 @@ private:
     void gen_row_tiles(int TA);
     void gen_row_bytes(int TA);
     void gen_row_words(int TA);
+    // Row lanes (gen_row_bytes, gen_row_words): each src row is one lane,
+    // so its scales are broadcast (a scale common to the tile held in
+    // zmm 28 / 27); compute's temporaries at zmm 20, 21. end_row_lanes
+    // restores what begin_row_lanes changed.
+    struct row_lanes_t {
+        bool svec, dvec;
+        int tb;
+    };
+    row_lanes_t begin_row_lanes() {
+        const row_lanes_t saved{ ssc_vec_, dsc_vec_, tb_ };
+        ssc_vec_ = dsc_vec_ = false;
+        tb_ = 20;
+        if (d_.src_scale && d_.ss[1] == 0) {
+            vbroadcastss(Zmm(28), ptr[rsi]);
+            ssc_reg_ = 28;
+        }
+        if (d_.dst_scale && d_.ds[1] == 0) {
+            vbroadcastss(Zmm(27), ptr[rdi]);
+            dsc_reg_ = 27;
+        }
+        return saved;
+    }
+    void end_row_lanes(const row_lanes_t &saved) {
+        ssc_vec_ = saved.svec;
+        dsc_vec_ = saved.dvec;
+        tb_ = saved.tb;
+        ssc_reg_ = dsc_reg_ = -1;
+    }
     void gen_narrow_rows(int TA, const Label &lb);
     Label c_pack_; // gen_row_bytes: 4 x 4 byte transposes in each dword group
     void generate();
@@ -618,26 +646,19 @@ void reorder_gen_t::emit_constants() {
     u(c_one_, 1);
     u(c_7fff_, 0x7fff);
     u(c_40_, 0x40);
-    if (c_pack_.getId() != 0) {
+    // A table of n entries emit(i), when used.
+    auto table = [&](Label &l, int n, const std::function<void(int)> &emit) {
+        if (l.getId() == 0) return;
         align(64);
-        L(c_pack_);
-        for (int i = 0; i < 64; ++i)
-            db(i / 16 * 16 + i % 4 * 4 + i % 16 / 4);
-    }
-    if (c_iota_.getId() != 0) {
-        align(64);
-        L(c_iota_);
-        for (int i = 0; i < 16; ++i)
-            dd(i);
-    }
+        L(l);
+        for (int i = 0; i < n; ++i)
+            emit(i);
+    };
+    table(c_pack_, 64, [&](int i) { db(i / 16 * 16 + i % 4 * 4 + i % 16 / 4); });
+    table(c_iota_, 16, [&](int i) { dd(i); });
     u(c_qnan_, 0x00400000);
     u(c_hmask_, 0xffff0000);
-    if (c_widx_.getId() != 0) {
-        align(64);
-        L(c_widx_);
-        for (int i = 0; i < 32; ++i)
-            dw(uint16_t(i / 2 + (i % 2) * 32));
-    }
+    table(c_widx_, 32, [&](int i) { dw(uint16_t(i / 2 + (i % 2) * 32)); });
     if ((d_.byte_tile || bytes_) && d_.comp_lanes) {
         u(c_ones8_, 0x01010101);
         u(c_ones16_, 0x00010001);
@@ -1435,10 +1456,6 @@ void reorder_gen_t::gen_row_bytes(int TA) {
     const int64_t osA = d_.os[0] * dsz_;
     const bool sgn = d_.ddt == relayout_s8;
     const Opmask *k = TA < T ? &k5 : nullptr;
-    const bool svec = ssc_vec_, dvec = dsc_vec_;
-    ssc_vec_ = dsc_vec_ = false; // one lane per row: broadcast scales
-    const int tb = tb_;
-    tb_ = 20; // compute's temporaries: zmm 20, 21
     const Zmm pack(30);
     vmovdqu8(pack, ptr[rip + c_pack_]);
     // Invariants in registers (the transpose clobbers them: once per row
@@ -1447,14 +1464,7 @@ void reorder_gen_t::gen_row_bytes(int TA) {
     vmovups(Zmm(29), cst(c_hi_));
     hoisted_[0] = hoisted_t{ &c_hi_, 29 };
     nhoisted_ = 1;
-    if (d_.src_scale && d_.ss[1] == 0) {
-        vbroadcastss(Zmm(28), ptr[rsi]);
-        ssc_reg_ = 28;
-    }
-    if (d_.dst_scale && d_.ds[1] == 0) {
-        vbroadcastss(Zmm(27), ptr[rdi]);
-        dsc_reg_ = 27;
-    }
+    const row_lanes_t saved = begin_row_lanes();
     mov(r14d, 0x8888); // dword 3 of each 128-bit lane
     kmovw(k7, r14d);
     // Lane i of every group, then lane i + 1: each load walks one src
@@ -1488,12 +1498,9 @@ void reorder_gen_t::gen_row_bytes(int TA) {
                 vpshufb(Zmm(g), Zmm(g), pack);
             }
         }
-    tb_ = tb;
-    ssc_vec_ = svec;
-    dsc_vec_ = dvec;
+    end_row_lanes(saved);
     sat_packs_ = false;
     nhoisted_ = 0;
-    ssc_reg_ = dsc_reg_ = -1;
     transpose_tile();
     comp_byte_groups(TA);
     store_row_lines(TA, 64, d_.nt && osA % 64 == 0, [&](int a, int) { return Zmm(a); });
@@ -1536,10 +1543,6 @@ void reorder_gen_t::gen_row_words(int TA) {
     const int64_t osA = d_.os[0] * dsz_;
     const bool bf = d_.ddt == relayout_bf16;
     const Opmask *k = TA < W_ ? &k5 : nullptr;
-    const bool svec = ssc_vec_, dvec = dsc_vec_;
-    ssc_vec_ = dsc_vec_ = false; // one lane per row: broadcast scales
-    const int tb = tb_;
-    tb_ = 20; // compute's temporaries: zmm 20, 21
     f32_out_ = true;
     // Invariants (the transpose clobbers zmm 16-31: once per tile).
     const Zmm one(22), c7fff(23), qnan(24), hmask(25), widx(26), t(17), odd(16);
@@ -1551,14 +1554,7 @@ void reorder_gen_t::gen_row_words(int TA) {
     } else {
         vmovdqu16(widx, cst(c_widx_));
     }
-    if (d_.src_scale && d_.ss[1] == 0) {
-        vbroadcastss(Zmm(28), ptr[rsi]);
-        ssc_reg_ = 28;
-    }
-    if (d_.dst_scale && d_.ds[1] == 0) {
-        vbroadcastss(Zmm(27), ptr[rdi]);
-        dsc_reg_ = 27;
-    }
+    const row_lanes_t saved = begin_row_lanes();
     for (int j = 0; j < 16; ++j)
         for (int h = 0; h < 2; ++h) {
             const int l = 2 * j + h;
@@ -1585,10 +1581,7 @@ void reorder_gen_t::gen_row_words(int TA) {
             }
         }
     f32_out_ = false;
-    tb_ = tb;
-    ssc_vec_ = svec;
-    dsc_vec_ = dvec;
-    ssc_reg_ = dsc_reg_ = -1;
+    end_row_lanes(saved);
     transpose_tile();
     store_row_lines(TA, 64, d_.nt && osA % 64 == 0, [&](int a, int) { return Zmm(a); });
 }
@@ -2086,11 +2079,18 @@ int64_t near_rows_prefetch(const jit_reorder_desc_t &d, const plan_t &p, const k
     return groups > 0 ? groups * 16 * row : 0;
 }
 
-// The L2 prefetch distance of narrow rows along A (bytes; experiment
-// knob RELAYOUT_JIT_NARROW_PF, 0 = off).
-int64_t narrow_rows_pf() {
-    static const int pf = getenv_int("RELAYOUT_JIT_NARROW_PF", 2048);
-    return pf > 0 ? pf : 0;
+// The L2 prefetch distance of narrow rows (bytes; experiment knob
+// RELAYOUT_JIT_NARROW_PF, 0 = off). Src rows far apart (nchw -> nhwc:
+// each row a stream of its own along A, 32 or 64 of them at once) are
+// prefetched ahead along A; near rows (nhwc -> nchw, nChw16c -> nchw:
+// a tile's rows are one contiguous block, too short a stream each for
+// the hardware prefetchers) a B tile ahead, the next call's block.
+int64_t narrow_rows_pf(const jit_reorder_desc_t &d) {
+    static const int knob = getenv_int("RELAYOUT_JIT_NARROW_PF", -1);
+    if (!d.narrow_rows || !d.nt) return 0;
+    if (knob >= 0) return knob;
+    const int64_t isB = d.is[1] * (int64_t)data_type_size(d.sdt);
+    return isB < 4096 ? d.narrow_rows * isB : 768;
 }
 
 // The element count of the dense block that (stride, count) pairs walk,
@@ -2210,13 +2210,27 @@ dim_t jit_narrow_rows_lanes(cpu_isa_t isa, const plan_t &p) {
     const int bdim = p.nodes.back().dim;
     for (int mask : { p.src_scale_mask, p.dst_scale_mask })
         if (mask > 0 && (bdim < 0 || mask != 1 << bdim)) return 0;
+    dim_t lanes = 0;
     switch (p.ddt) {
         case relayout_bf16:
-        case relayout_f16: return 32;
+        case relayout_f16: lanes = 32; break;
         case relayout_s8:
-        case relayout_u8: return 64;
+        case relayout_u8: lanes = 64; break;
         default: return 0;
     }
+    const node_t &B = p.nodes.back();
+    if (B.os != 1) return 0;
+    const dim_t row = B.is * (dim_t)data_type_size(p.sdt);
+    // Far rows (a page or more apart): a call of a line's rows. Near rows
+    // (128 B to under a page: nhwc -> nchw) of 2-byte dsts, A of 128 or
+    // more: a call of one row tile too, whose block the prefetch of the
+    // call before fetched (f32 nhwc -> bf16 nchw, C = 256: B = 128 per
+    // call 60% -> 79% of a copy; s8 loses at 64: 74% -> 53%).
+    if (row >= 4096) return lanes;
+    dim_t a = 0; // the src-contiguous node's extent (A), calls of 32 x A
+    for (const node_t &k : p.nodes)
+        if (k.is == 1 && k.os != 1) a = std::max(a, k.n);
+    return row >= 128 && lanes == 32 && a >= 128 ? lanes : 0;
 }
 
 int jit_narrow_rows(const jit_reorder_desc_t &d) {
@@ -2231,7 +2245,7 @@ int jit_narrow_rows(const jit_reorder_desc_t &d) {
         L = 64;
     if (L == 0 || d.n[1] < L) return 0;
     const int64_t ssz = (int64_t)data_type_size(d.sdt);
-    if (!fits32(L * d.is[1] * ssz + 4096) || !fits32(16 * d.os[0] * 4)
+    if (!fits32(2 * L * d.is[1] * ssz + 65536) || !fits32(16 * d.os[0] * 4)
             || !fits32(L * (d.ss[1] + d.ds[1]) * 4))
         return 0;
     return L;
@@ -2336,7 +2350,7 @@ void jit_reorder_desc_init(
     d.flat_a = flat_on ? jit_flat_a_tiles(d) : 0;
     d.flat_pf = jit_flat_a_prefetch(d, kp);
     d.narrow_rows = jit_narrow_rows(d);
-    d.narrow_pf = d.narrow_rows && d.nt ? narrow_rows_pf() : 0;
+    d.narrow_pf = narrow_rows_pf(d);
     // Whole A tiles (4x4: A = 16) gain only from the prefetch; in the
     // caches their unrolled flat tiles lose (256x256x4x4: 75 -> 60-66% of
     // a copy). Large, 1024x1024x4x4, % of a copy: single-thread 79-83 ->

@@ -341,6 +341,20 @@ TEST(jit_reorder, CiTailShapes) {
     }
 }
 
+// Scale variants of the tile tests: 0 none, 1 a common src scale, 2 src
+// and dst scales per `mask` (a channel dim), 3 per-channel src and common
+// dst scales with zero points.
+void set_scale_variant(jit_case_t &c, int variant, int mask) {
+    if (variant == 1) c.src_scale_mask = 0;
+    if (variant == 2) c.src_scale_mask = c.dst_scale_mask = mask;
+    if (variant == 3) {
+        c.src_scale_mask = mask;
+        c.dst_scale_mask = 0;
+        c.src_zp = 3;
+        c.dst_zp = -2;
+    }
+}
+
 // The plan of a case's descriptors (without attributes).
 void case_plan(const jit_case_t &c, plan_t &p) {
     memory_desc_t smd, dmd;
@@ -385,7 +399,7 @@ TEST(jit_reorder, FarSrcRowsNarrowDst) {
 // The narrow rows of conversions to 2- and 1-byte dsts (AVX-512: 32 or 64
 // B lanes per tile, each src row converted along A, packed and transposed
 // once, whole dst lines): B counts around the row (31 .. 130 lanes) give
-// edge tiles after the rows, A counts around a tile (1 .. 33) the masked
+// edge tiles after the rows, A counts around a tile (5 .. 33) the masked
 // A rows; plain and blocked sides; scales common, per channel (along B)
 // and per A position (declined: the 16 x 16 tiles), zero points, sources
 // narrower than f32; large problems stream. AVX2 keeps its tiles. The
@@ -398,9 +412,13 @@ TEST(jit_reorder, NarrowRows) {
     const shape_t shapes[] = { { { 2, 33, 3, 5 }, "nchw", "nhwc" },
         { { 1, 64, 1, 17 }, "nchw", "nhwc" }, { { 1, 130, 2, 16 }, "nchw", "nhwc" },
         { { 1, 97, 33, 1 }, "nchw", "nhwc" }, { { 1, 65, 4, 4 }, "nchw", "nhwc" },
+        { { 1, 70, 3, 3 }, "nchw", "nhwc" }, { { 1, 5, 9, 9 }, "nhwc", "nchw" },
         { { 2, 31, 5, 7 }, "nhwc", "nchw" }, { { 1, 33, 8, 8 }, "nhwc", "nchw" },
         { { 1, 16, 9, 15 }, "nhwc", "nchw" }, { { 1, 48, 130, 1 }, "nChw16c", "nchw" },
         { { 2, 20, 7, 9 }, "nChw16c", "nchw" } };
+    auto make = [](const shape_t &sh, data_type_t sdt, data_type_t ddt) {
+        return jit_case_t::of(sh.dims, sdt, ddt, sh.stag, sh.dtag);
+    };
     int n = 0;
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
@@ -409,24 +427,11 @@ TEST(jit_reorder, NarrowRows) {
                 for (data_type_t ddt : { relayout_bf16, relayout_f16, relayout_s8, relayout_u8 })
                     for (int variant = 0; variant < 5; ++variant) {
                         if (sdt != relayout_f32 && variant > 1) continue;
-                        jit_case_t c;
-                        c.dims = sh.dims;
-                        c.sdt = sdt;
-                        c.ddt = ddt;
-                        c.stag = sh.stag;
-                        c.dtag = sh.dtag;
-                        switch (variant) {
-                            case 0: break;
-                            case 1: c.src_scale_mask = 0; break;
-                            case 2: c.src_scale_mask = c.dst_scale_mask = 2; break;
-                            case 3:
-                                c.src_scale_mask = 2;
-                                c.dst_scale_mask = 0;
-                                c.src_zp = 3;
-                                c.dst_zp = -2;
-                                break;
-                            default: c.src_scale_mask = 8; break; // along w
-                        }
+                        jit_case_t c = make(sh, sdt, ddt);
+                        if (variant < 4)
+                            set_scale_variant(c, variant, 2);
+                        else
+                            c.src_scale_mask = 8; // along w
                         EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
                     }
         // Large: streamed rows (and the prefetch along A).
@@ -434,11 +439,7 @@ TEST(jit_reorder, NarrowRows) {
             { { 2, 128, 130, 128 }, "nhwc", "nchw" }, { { 2, 256, 128, 128 }, "nChw16c", "nchw" } };
         for (const auto &sh : large)
             for (data_type_t ddt : { relayout_bf16, relayout_f16, relayout_s8, relayout_u8 }) {
-                jit_case_t c;
-                c.dims = sh.dims;
-                c.ddt = ddt;
-                c.stag = sh.stag;
-                c.dtag = sh.dtag;
+                jit_case_t c = make(sh, relayout_f32, ddt);
                 c.src_scale_mask = ddt == relayout_s8 ? 2 : 0;
                 EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
             }
@@ -909,12 +910,7 @@ void run_grouped_and_matmul(cpu_isa_t isa, data_type_t sdt, uint64_t flags,
     } const cases[] = { { std::move(gdims), "goihw", "gOIhw4i16o4i", 3 },
         { std::move(mdims), "ab", "BA16a64b4a", 2 } };
     for (const auto &k : cases) {
-        jit_case_t c;
-        c.dims = k.dims;
-        c.sdt = sdt;
-        c.ddt = relayout_s8;
-        c.stag = k.stag;
-        c.dtag = k.dtag;
+        jit_case_t c = jit_case_t::of(k.dims, sdt, relayout_s8, k.stag, k.dtag);
         c.set_comp(flags, k.comp_mask);
         EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
     }
@@ -1050,15 +1046,10 @@ TEST(jit_reorder, RowTiles) {
                         c.stag = "oihw";
                         c.dtag = "OIhw4i16o4i";
                         switch (variant) {
-                            case 0: break;
-                            case 1: c.src_scale_mask = 0; break;
-                            case 2: c.src_scale_mask = c.dst_scale_mask = 1; break;
-                            case 3:
-                                c.src_scale_mask = 1;
-                                c.dst_scale_mask = 0;
-                                c.src_zp = 3;
-                                c.dst_zp = -2;
-                                break;
+                            case 0:
+                            case 1:
+                            case 2:
+                            case 3: set_scale_variant(c, variant, 1); break;
                             case 4:
                                 // The sum: row tiles of 32-bit lanes.
                                 if (ddt != relayout_s8) continue;
