@@ -105,6 +105,7 @@ private:
     Label c_onef_, c_szp_, c_dzp_, c_beta_, c_sa_, c_lo_, c_hi_, c_one_, c_7fff_, c_40_, c_iota_;
     Label c_ones8_, c_ones16_;        // byte tiles: 4-lane group sums
     Label c_qnan_, c_hmask_, c_widx_; // gen_row_words
+    Label c_plo_, c_phi_;             // gen_pair_a: words of two rows
 
     // ---- registers -------------------------------------------------------
     Xmm vr(int i) const {
@@ -568,6 +569,7 @@ private:
     void gen_row_tiles(int TA);
     void gen_row_bytes(int TA);
     void gen_row_words(int TA);
+    void gen_pair_a();
     // Row lanes (gen_row_bytes, gen_row_words): each src row is one lane,
     // so its scales are broadcast (a scale common to the tile held in
     // zmm 28 / 27); compute's temporaries at zmm 20, 21. end_row_lanes
@@ -596,6 +598,9 @@ private:
         tb_ = saved.tb;
         ssc_reg_ = dsc_reg_ = -1;
     }
+    row_lanes_t begin_word_pairs();
+    void end_word_pairs(const row_lanes_t &saved);
+    void word_pair(int j, int h, const Address &a, const Opmask *k, int l);
     void gen_narrow_rows(int TA, const Label &lb);
     Label c_pack_; // gen_row_bytes: 4 x 4 byte transposes in each dword group
     void generate();
@@ -659,6 +664,8 @@ void reorder_gen_t::emit_constants() {
     u(c_qnan_, 0x00400000);
     u(c_hmask_, 0xffff0000);
     table(c_widx_, 32, [&](int i) { dw(uint16_t(i / 2 + (i % 2) * 32)); });
+    table(c_plo_, 32, [&](int i) { dw(uint16_t(i / 16 * 32 + i % 16 * 2)); });
+    table(c_phi_, 32, [&](int i) { dw(uint16_t(i / 16 * 32 + i % 16 * 2 + 1)); });
     if ((d_.byte_tile || bytes_) && d_.comp_lanes) {
         u(c_ones8_, 0x01010101);
         u(c_ones16_, 0x00010001);
@@ -1530,6 +1537,106 @@ void reorder_gen_t::gen_narrow_rows(int TA, const Label &lb) {
     L(lno);
 }
 
+// Word pairs (gen_row_words, gen_pair_a): 16 src rows of 16 lanes at `a`
+// converted to bf16 / f16, two per zmm j as the low (h = 0) and the high
+// (h = 1) words of its dwords; scales of lane l (broadcast). bf16 rounds
+// in integers as finalize_lanes does, with the NaN case merged before
+// the shift; f16 by vcvtps2ph and one vpermt2w. begin_word_pairs loads
+// the invariants (zmm 22-26: the transpose clobbers them) and the row
+// lanes' scales.
+reorder_gen_t::row_lanes_t reorder_gen_t::begin_word_pairs() {
+    f32_out_ = true;
+    if (d_.ddt == relayout_bf16) {
+        vmovdqu32(Zmm(22), cst(c_one_));
+        vmovdqu32(Zmm(23), cst(c_7fff_));
+        vmovdqu32(Zmm(24), cst(c_qnan_));
+        vmovdqu32(Zmm(25), cst(c_hmask_));
+    } else {
+        vmovdqu16(Zmm(26), cst(c_widx_));
+    }
+    return begin_row_lanes();
+}
+
+void reorder_gen_t::end_word_pairs(const row_lanes_t &saved) {
+    f32_out_ = false;
+    end_row_lanes(saved);
+}
+
+void reorder_gen_t::word_pair(int j, int h, const Address &a, const Opmask *k, int l) {
+    const Zmm one(22), c7fff(23), qnan(24), hmask(25), widx(26), t(17), odd(16);
+    const Zmm r = h == 0 ? Zmm(j) : odd;
+    load_lanes(r.getIdx(), a, k, d_.sdt);
+    compute(r.getIdx(), lane_src_t{ ptr[rdx], ptr[rsi + l * d_.ss[1] * 4],
+                                ptr[rdi + l * d_.ds[1] * 4], nullptr });
+    if (d_.ddt == relayout_bf16) {
+        // t = v + 0x7fff + bit 16 of v; NaN: v | quiet bit.
+        vpsrld(t, r, 16);
+        vpandd(t, t, one);
+        vpaddd(t, t, r);
+        vpaddd(t, t, c7fff);
+        vcmpps(k4, r, r, 3); // unordered: NaN
+        vpord(t | k4, r, qnan);
+        if (h == 0)
+            vpsrld(Zmm(j), t, 16);
+        else
+            vpternlogd(Zmm(j), t, hmask, 0xF8); // zmm j | (t & hmask)
+    } else {
+        vcvtps2ph(Ymm(r.getIdx()), r, 0);
+        if (h == 1) vpermt2w(Zmm(j), widx, odd); // words 2a, 2a + 1
+    }
+}
+
+// A pairs (d_.pair_a, see jit_pair_a): 32 A positions x the 16 B lanes
+// of a block whose dst rows are adjacent (nchw -> nChw16c to bf16 / f16:
+// rows of 32 bytes). Each src row's A positions a and a + 16 share a
+// dword (word pairs), one transpose gives zmm a the lanes of positions a
+// (low words) and a + 16 (high), and a word permute of two neighbours
+// makes each whole line of positions (a, a + 1): 16 lines, streamed when
+// large (the 16 x 16 tiles stored 32-byte halves, cached). Whole calls
+// only; r8 src, r9 dst, r10 / r11 scales of the call (constant along A).
+void reorder_gen_t::gen_pair_a() {
+    begin_b_tiles();
+    const int64_t isB = d_.is[1] * ssz_;
+    const bool nt = d_.nt;
+    mov(rsi, r10);
+    mov(rdi, r11);
+    Label la;
+    xor_(rax, rax);
+    L(la);
+    lea(rcx, ptr[r8 + rax * ssz_]);
+    imul(rdx, rax, (int)(d_.os[0] * dsz_));
+    add(rdx, r9);
+    const row_lanes_t saved = begin_word_pairs();
+    for (int b = 0; b < 16; ++b)
+        for (int h = 0; h < 2; ++h) {
+            const int64_t at = b * isB + h * 16 * ssz_;
+            if (d_.narrow_pf) prefetcht1(ptr[rcx + at + d_.narrow_pf]);
+            word_pair(b, h, ptr[rcx + at], nullptr, b);
+        }
+    end_word_pairs(saved);
+    transpose_tile();
+    const Zmm plo(30), phi(31);
+    vmovdqu16(plo, cst(c_plo_));
+    vmovdqu16(phi, cst(c_phi_));
+    for (int a = 0; a < 16; a += 2) {
+        const Zmm hi(16 + a / 2);
+        vmovdqa32(hi, phi);
+        vpermi2w(hi, Zmm(a), Zmm(a + 1));  // positions a + 16, a + 17
+        vpermt2w(Zmm(a), plo, Zmm(a + 1)); // positions a, a + 1
+    }
+    stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
+        for (int a = 0; a < 16; a += 2)
+            for (const auto &x :
+                    { std::make_pair(Zmm(a), a), std::make_pair(Zmm(16 + a / 2), a + 16) }) {
+                const Address to = ptr[rdx + x.second * 32];
+                stream ? vmovntdq(to, x.first) : vmovdqu16(to, x.first);
+            }
+    });
+    add(rax, 32);
+    cmp(rax, (int)d_.n[0]);
+    jl(la, T_NEAR);
+}
+
 // 32 B lanes of a transpose to bf16 / f16: each src row (a lane, A along
 // its elements) is converted as it is loaded, lanes 2j and 2j + 1 share
 // zmm j as the low and high words of its dwords, and one 16 x 16 dword
@@ -1541,47 +1648,15 @@ void reorder_gen_t::gen_narrow_rows(int TA, const Label &lb) {
 void reorder_gen_t::gen_row_words(int TA) {
     const int64_t isB = d_.is[1] * ssz_;
     const int64_t osA = d_.os[0] * dsz_;
-    const bool bf = d_.ddt == relayout_bf16;
     const Opmask *k = TA < W_ ? &k5 : nullptr;
-    f32_out_ = true;
-    // Invariants (the transpose clobbers zmm 16-31: once per tile).
-    const Zmm one(22), c7fff(23), qnan(24), hmask(25), widx(26), t(17), odd(16);
-    if (bf) {
-        vmovdqu32(one, cst(c_one_));
-        vmovdqu32(c7fff, cst(c_7fff_));
-        vmovdqu32(qnan, cst(c_qnan_));
-        vmovdqu32(hmask, cst(c_hmask_));
-    } else {
-        vmovdqu16(widx, cst(c_widx_));
-    }
-    const row_lanes_t saved = begin_row_lanes();
+    const row_lanes_t saved = begin_word_pairs();
     for (int j = 0; j < 16; ++j)
         for (int h = 0; h < 2; ++h) {
             const int l = 2 * j + h;
-            const Zmm r = h == 0 ? Zmm(j) : odd;
             if (row_pf_) prefetcht1(ptr[rcx + l * isB + row_pf_]);
-            load_lanes(r.getIdx(), ptr[rcx + l * isB], k, d_.sdt);
-            compute(r.getIdx(), lane_src_t{ ptr[rdx], ptr[rsi + l * d_.ss[1] * 4],
-                                        ptr[rdi + l * d_.ds[1] * 4], nullptr });
-            if (bf) {
-                // t = v + 0x7fff + bit 16 of v; NaN: v | quiet bit.
-                vpsrld(t, r, 16);
-                vpandd(t, t, one);
-                vpaddd(t, t, r);
-                vpaddd(t, t, c7fff);
-                vcmpps(k4, r, r, 3); // unordered: NaN
-                vpord(t | k4, r, qnan);
-                if (h == 0)
-                    vpsrld(Zmm(j), t, 16);
-                else
-                    vpternlogd(Zmm(j), t, hmask, 0xF8); // zmm j | (t & hmask)
-            } else {
-                vcvtps2ph(Ymm(r.getIdx()), r, 0);
-                if (h == 1) vpermt2w(Zmm(j), widx, odd); // words 2a, 2a + 1
-            }
+            word_pair(j, h, ptr[rcx + l * isB], k, l);
         }
-    f32_out_ = false;
-    end_row_lanes(saved);
+    end_word_pairs(saved);
     transpose_tile();
     store_row_lines(TA, 64, d_.nt && osA % 64 == 0, [&](int a, int) { return Zmm(a); });
 }
@@ -1997,6 +2072,19 @@ void reorder_gen_t::generate() {
         }
     };
     Label lflat_done;
+    if (d_.pair_a) {
+        // Whole calls (no padding or edges) take the A pairs.
+        Label lgeneric;
+        for (int m = 0; m < 2; ++m) {
+            cmp(qword[rsp + s_v0 + 8 * m], (int)d_.n[m]);
+            jne(lgeneric, T_NEAR);
+            cmp(qword[rsp + s_z0 + 8 * m], (int)d_.n[m]);
+            jne(lgeneric, T_NEAR);
+        }
+        baked_loops(d_.nloops, [&] { gen_pair_a(); });
+        jmp(lflat_done, T_NEAR);
+        L(lgeneric);
+    }
     if (d_.flat_a) {
         // Calls without padding or edges (every call of a large problem
         // whose dims are whole blocks) take the flattened tiles, which
@@ -2087,8 +2175,9 @@ int64_t near_rows_prefetch(const jit_reorder_desc_t &d, const plan_t &p, const k
 // the hardware prefetchers) a B tile ahead, the next call's block.
 int64_t narrow_rows_pf(const jit_reorder_desc_t &d) {
     static const int knob = getenv_int("RELAYOUT_JIT_NARROW_PF", -1);
-    if (!d.narrow_rows || !d.nt) return 0;
+    if ((!d.narrow_rows && !d.pair_a) || !d.nt) return 0;
     if (knob >= 0) return knob;
+    if (d.pair_a) return d.is[1] * (int64_t)data_type_size(d.sdt) >= 4096 ? 768 : 0;
     const int64_t isB = d.is[1] * (int64_t)data_type_size(d.sdt);
     return isB < 4096 ? d.narrow_rows * isB : 768;
 }
@@ -2233,6 +2322,18 @@ dim_t jit_narrow_rows_lanes(cpu_isa_t isa, const plan_t &p) {
     return row >= 128 && lanes == 32 && a >= 128 ? lanes : 0;
 }
 
+bool jit_pair_a(const jit_reorder_desc_t &d) {
+    if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose) return false;
+    if (d.bit_copy || d.in_n != 1 || d.comp_lanes || d.beta != 0.f || d.byte_tile) return false;
+    if (d.b_outer || d.pf_ahead || d.dst_stage_row || d.flat_a || d.narrow_rows) return false;
+    if ((d.src_scale && d.ss[0] != 0) || (d.dst_scale && d.ds[0] != 0)) return false;
+    if (d.ddt != relayout_bf16 && d.ddt != relayout_f16) return false;
+    if (d.n[1] != 16 || d.os[0] != 16 || d.n[0] < 32 || d.n[0] % 32 != 0) return false;
+    const int64_t ssz = (int64_t)data_type_size(d.sdt);
+    return fits32(16 * d.is[1] * ssz + 65536) && fits32(16 * (d.ss[1] + d.ds[1]) * 4)
+           && fits32(d.n[0] * 32);
+}
+
 int jit_narrow_rows(const jit_reorder_desc_t &d) {
     if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose) return 0;
     if (d.bit_copy || d.in_n != 1 || d.comp_lanes || d.beta != 0.f || d.byte_tile) return 0;
@@ -2350,6 +2451,8 @@ void jit_reorder_desc_init(
     d.flat_a = flat_on ? jit_flat_a_tiles(d) : 0;
     d.flat_pf = jit_flat_a_prefetch(d, kp);
     d.narrow_rows = jit_narrow_rows(d);
+    static const bool pair_on = getenv_int("RELAYOUT_JIT_PAIR_A", 1) != 0; // experiment knob
+    d.pair_a = pair_on && jit_pair_a(d);
     d.narrow_pf = narrow_rows_pf(d);
     // Whole A tiles (4x4: A = 16) gain only from the prefetch; in the
     // caches their unrolled flat tiles lose (256x256x4x4: 75 -> 60-66% of

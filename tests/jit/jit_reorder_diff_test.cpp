@@ -475,6 +475,58 @@ TEST(jit_reorder, NarrowRows) {
     }
 }
 
+// A pairs of conversions to bf16 / f16 blocks with adjacent 16-lane dst
+// rows (nchw -> nChw16c: whole calls of 32 A positions x 16 lanes, lines
+// of two positions): spatial sizes of whole pairs (64, 96) and not (63,
+// the usual tiles), padded channel blocks (20: the edge call takes the
+// usual tiles), scale variants, sources narrower than f32; large problems
+// stream. The desc must take the pairs on AVX-512 only, not with scales
+// along A.
+TEST(jit_reorder, PairA) {
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (auto dims : { std::vector<dim_t>{ 2, 48, 8, 8 }, std::vector<dim_t>{ 1, 20, 8, 12 },
+                     std::vector<dim_t>{ 1, 32, 7, 9 }, std::vector<dim_t>{ 3, 16, 1, 96 } })
+            for (data_type_t sdt : { relayout_f32, relayout_bf16, relayout_s32 })
+                for (data_type_t ddt : { relayout_bf16, relayout_f16 })
+                    for (int variant = 0; variant < 5; ++variant) {
+                        if (sdt != relayout_f32 && variant > 1) continue;
+                        jit_case_t c = jit_case_t::of(dims, sdt, ddt, "nchw", "nChw16c");
+                        if (variant < 4)
+                            set_scale_variant(c, variant, 2);
+                        else
+                            c.src_scale_mask = 8; // along w
+                        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                    }
+        for (data_type_t ddt : { relayout_bf16, relayout_f16 }) {
+            jit_case_t c =
+                    jit_case_t::of({ 2, 256, 128, 128 }, relayout_f32, ddt, "nchw", "nChw16c");
+            c.src_scale_mask = ddt == relayout_bf16 ? 0 : 2;
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        }
+        for (int mask : { -1, 0, 2, 8 }) {
+            jit_case_t c = jit_case_t::of(
+                    { 2, 64, 32, 32 }, relayout_f32, relayout_bf16, "nchw", "nChw16c");
+            memory_desc_t smd, dmd;
+            ASSERT_EQ(make_md(smd, c, true), status_t::success);
+            ASSERT_EQ(make_md(dmd, c, false), status_t::success);
+            attr_t attr;
+            if (mask >= 0) {
+                attr.src_scales.mask = mask;
+                attr.src_scales.values.assign(mask == 0 ? 1 : mask == 2 ? 64 : 32, 0.5f);
+            }
+            plan_t p;
+            ASSERT_EQ(plan_create(p, smd, dmd, attr), status_t::success);
+            kernel_plan_t kp;
+            ASSERT_EQ(kernel_plan_create(kp, p, x64::jit_plan_params(isa, p)), status_t::success);
+            x64::jit_reorder_desc_t d;
+            x64::jit_reorder_desc_init(d, isa, p, kp);
+            EXPECT_EQ(d.pair_a, isa == cpu_isa_t::avx512_core && mask != 8) << "mask " << mask;
+        }
+    }
+}
+
 // Large f32 nhwc -> nchw (B src rows 128 B to under a page apart, A of 32
 // positions or more): AVX-512 tiles in B-outer order with an L2 prefetch of
 // the next B tile's rows (jit_reorder_desc_t::b_outer, pf_b). Odd channel
