@@ -2071,16 +2071,20 @@ void reorder_gen_t::generate() {
             if (d_.dst_scale) add_imm(r11, -d_.loop_n[l] * d_.loop_ds[l] * 4);
         }
     };
-    Label lflat_done;
-    if (d_.pair_a) {
-        // Whole calls (no padding or edges) take the A pairs.
-        Label lgeneric;
+    // To `lgeneric` unless the call is whole (no padding or edges).
+    auto unless_whole_call = [&](const Label &lgeneric) {
         for (int m = 0; m < 2; ++m) {
             cmp(qword[rsp + s_v0 + 8 * m], (int)d_.n[m]);
             jne(lgeneric, T_NEAR);
             cmp(qword[rsp + s_z0 + 8 * m], (int)d_.n[m]);
             jne(lgeneric, T_NEAR);
         }
+    };
+    Label lflat_done;
+    if (d_.pair_a) {
+        // Whole calls take the A pairs.
+        Label lgeneric;
+        unless_whole_call(lgeneric);
         baked_loops(d_.nloops, [&] { gen_pair_a(); });
         jmp(lflat_done, T_NEAR);
         L(lgeneric);
@@ -2090,12 +2094,7 @@ void reorder_gen_t::generate() {
         // whose dims are whole blocks) take the flattened tiles, which
         // replace the innermost baked loop.
         Label lgeneric;
-        for (int m = 0; m < 2; ++m) {
-            cmp(qword[rsp + s_v0 + 8 * m], (int)d_.n[m]);
-            jne(lgeneric, T_NEAR);
-            cmp(qword[rsp + s_z0 + 8 * m], (int)d_.n[m]);
-            jne(lgeneric, T_NEAR);
-        }
+        unless_whole_call(lgeneric);
         baked_loops(d_.nloops - 1, [&] { gen_transpose_flat(); });
         jmp(lflat_done, T_NEAR);
         L(lgeneric);

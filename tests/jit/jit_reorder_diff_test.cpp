@@ -355,6 +355,27 @@ void set_scale_variant(jit_case_t &c, int variant, int mask) {
     }
 }
 
+// The JIT desc of a case at `isa` (with its src scale mask, no other
+// attributes).
+void case_desc(const jit_case_t &c, cpu_isa_t isa, x64::jit_reorder_desc_t &d) {
+    memory_desc_t smd, dmd;
+    ASSERT_EQ(make_md(smd, c, true), status_t::success);
+    ASSERT_EQ(make_md(dmd, c, false), status_t::success);
+    attr_t attr;
+    if (c.src_scale_mask >= 0) {
+        dim_t count = 1;
+        for (size_t i = 0; i < c.dims.size(); ++i)
+            if (c.src_scale_mask >> i & 1) count *= c.dims[i];
+        attr.src_scales.mask = c.src_scale_mask;
+        attr.src_scales.values.assign((size_t)count, 0.5f);
+    }
+    plan_t p;
+    ASSERT_EQ(plan_create(p, smd, dmd, attr), status_t::success);
+    kernel_plan_t kp;
+    ASSERT_EQ(kernel_plan_create(kp, p, x64::jit_plan_params(isa, p)), status_t::success);
+    x64::jit_reorder_desc_init(d, isa, p, kp);
+}
+
 // The plan of a case's descriptors (without attributes).
 void case_plan(const jit_case_t &c, plan_t &p) {
     memory_desc_t smd, dmd;
@@ -447,27 +468,10 @@ TEST(jit_reorder, NarrowRows) {
         // along A.
         for (int mask : { -1, 0, 2, 8 })
             for (data_type_t ddt : { relayout_bf16, relayout_s8 }) {
-                jit_case_t c;
-                c.dims = { 2, 64, 32, 32 };
-                c.ddt = ddt;
-                c.stag = "nchw";
-                c.dtag = "nhwc";
+                jit_case_t c = jit_case_t::of({ 2, 64, 32, 32 }, relayout_f32, ddt, "nchw", "nhwc");
                 c.src_scale_mask = mask;
-                memory_desc_t smd, dmd;
-                ASSERT_EQ(make_md(smd, c, true), status_t::success);
-                ASSERT_EQ(make_md(dmd, c, false), status_t::success);
-                attr_t attr;
-                if (mask >= 0) {
-                    attr.src_scales.mask = mask;
-                    attr.src_scales.values.assign(mask == 0 ? 1 : mask == 2 ? 64 : 32, 0.5f);
-                }
-                plan_t p;
-                ASSERT_EQ(plan_create(p, smd, dmd, attr), status_t::success);
-                kernel_plan_t kp;
-                ASSERT_EQ(
-                        kernel_plan_create(kp, p, x64::jit_plan_params(isa, p)), status_t::success);
                 x64::jit_reorder_desc_t d;
-                x64::jit_reorder_desc_init(d, isa, p, kp);
+                ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
                 const bool on = isa == cpu_isa_t::avx512_core && mask != 8;
                 EXPECT_EQ(d.narrow_rows, on ? (ddt == relayout_s8 ? 64 : 32) : 0)
                         << c.str() << " mask " << mask;
@@ -508,20 +512,9 @@ TEST(jit_reorder, PairA) {
         for (int mask : { -1, 0, 2, 8 }) {
             jit_case_t c = jit_case_t::of(
                     { 2, 64, 32, 32 }, relayout_f32, relayout_bf16, "nchw", "nChw16c");
-            memory_desc_t smd, dmd;
-            ASSERT_EQ(make_md(smd, c, true), status_t::success);
-            ASSERT_EQ(make_md(dmd, c, false), status_t::success);
-            attr_t attr;
-            if (mask >= 0) {
-                attr.src_scales.mask = mask;
-                attr.src_scales.values.assign(mask == 0 ? 1 : mask == 2 ? 64 : 32, 0.5f);
-            }
-            plan_t p;
-            ASSERT_EQ(plan_create(p, smd, dmd, attr), status_t::success);
-            kernel_plan_t kp;
-            ASSERT_EQ(kernel_plan_create(kp, p, x64::jit_plan_params(isa, p)), status_t::success);
+            c.src_scale_mask = mask;
             x64::jit_reorder_desc_t d;
-            x64::jit_reorder_desc_init(d, isa, p, kp);
+            ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
             EXPECT_EQ(d.pair_a, isa == cpu_isa_t::avx512_core && mask != 8) << "mask " << mask;
         }
     }
