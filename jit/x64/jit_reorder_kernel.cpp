@@ -68,6 +68,7 @@ public:
         stage_ = d.byte_tile && d.n[1] * d.in_n == 64 && d.n[0] >= 64;
         rows_ = row_tiles(d);
         bytes_ = row_bytes(d);
+        row_pf_ = d.nt ? row_bytes_pf_ : 0;
         generate();
     }
 
@@ -91,6 +92,9 @@ private:
     // L2): its 64 rows are 16 streams at once, more than the hardware
     // prefetchers keep up with (1024 x 1024 x 4 x 4 f32 -> s8: 1.3x).
     static constexpr int row_bytes_pf_ = 2048;
+    int row_pf_ = 0; // the distance gen_row_bytes prefetches at (0: none)
+    // gen_row_words: compute leaves f32 (the rounding to bf16 is its own).
+    bool f32_out_ = false;
     int tb_ = 8;             // first temporary vector register
     bool xmm_mode_ = false;  // scalar strategy: one lane in an xmm
     bool sat_packs_ = false; // gen_row_bytes: 8-bit dsts narrowed by packs
@@ -99,7 +103,9 @@ private:
     bool ssc_vec_ = false, dsc_vec_ = false;
 
     Label c_onef_, c_szp_, c_dzp_, c_beta_, c_sa_, c_lo_, c_hi_, c_one_, c_7fff_, c_40_, c_iota_;
-    Label c_ones8_, c_ones16_; // byte tiles: 4-lane group sums
+    Label c_ones8_, c_ones16_;        // byte tiles: 4-lane group sums
+    Label c_qnan_, c_hmask_, c_widx_; // gen_row_words
+    Label c_plo_, c_phi_;             // gen_pair_a: words of two rows
 
     // ---- registers -------------------------------------------------------
     Xmm vr(int i) const {
@@ -298,6 +304,7 @@ private:
 
     // f32 -> the 32-bit lane form store_lanes expects.
     void finalize_lanes(int vi) {
+        if (f32_out_) return;
         const Xmm v = vr(vi);
         if (is_int(d_.ddt) && sat_packs_) {
             // Narrowed by saturating packs (8-bit dsts): only the upper
@@ -561,6 +568,40 @@ private:
     static bool row_bytes(const jit_reorder_desc_t &d);
     void gen_row_tiles(int TA);
     void gen_row_bytes(int TA);
+    void gen_row_words(int TA);
+    void gen_pair_a();
+    // Row lanes (gen_row_bytes, gen_row_words): each src row is one lane,
+    // so its scales are broadcast (a scale common to the tile held in
+    // zmm 28 / 27); compute's temporaries at zmm 20, 21. end_row_lanes
+    // restores what begin_row_lanes changed.
+    struct row_lanes_t {
+        bool svec, dvec;
+        int tb;
+    };
+    row_lanes_t begin_row_lanes() {
+        const row_lanes_t saved{ ssc_vec_, dsc_vec_, tb_ };
+        ssc_vec_ = dsc_vec_ = false;
+        tb_ = 20;
+        if (d_.src_scale && d_.ss[1] == 0) {
+            vbroadcastss(Zmm(28), ptr[rsi]);
+            ssc_reg_ = 28;
+        }
+        if (d_.dst_scale && d_.ds[1] == 0) {
+            vbroadcastss(Zmm(27), ptr[rdi]);
+            dsc_reg_ = 27;
+        }
+        return saved;
+    }
+    void end_row_lanes(const row_lanes_t &saved) {
+        ssc_vec_ = saved.svec;
+        dsc_vec_ = saved.dvec;
+        tb_ = saved.tb;
+        ssc_reg_ = dsc_reg_ = -1;
+    }
+    row_lanes_t begin_word_pairs();
+    void end_word_pairs(const row_lanes_t &saved);
+    void word_pair(int j, int h, const Address &a, const Opmask *k, int l);
+    void gen_narrow_rows(int TA, const Label &lb);
     Label c_pack_; // gen_row_bytes: 4 x 4 byte transposes in each dword group
     void generate();
     void emit_constants();
@@ -610,18 +651,21 @@ void reorder_gen_t::emit_constants() {
     u(c_one_, 1);
     u(c_7fff_, 0x7fff);
     u(c_40_, 0x40);
-    if (c_pack_.getId() != 0) {
+    // A table of n entries emit(i), when used.
+    auto table = [&](Label &l, int n, const std::function<void(int)> &emit) {
+        if (l.getId() == 0) return;
         align(64);
-        L(c_pack_);
-        for (int i = 0; i < 64; ++i)
-            db(i / 16 * 16 + i % 4 * 4 + i % 16 / 4);
-    }
-    if (c_iota_.getId() != 0) {
-        align(64);
-        L(c_iota_);
-        for (int i = 0; i < 16; ++i)
-            dd(i);
-    }
+        L(l);
+        for (int i = 0; i < n; ++i)
+            emit(i);
+    };
+    table(c_pack_, 64, [&](int i) { db(i / 16 * 16 + i % 4 * 4 + i % 16 / 4); });
+    table(c_iota_, 16, [&](int i) { dd(i); });
+    u(c_qnan_, 0x00400000);
+    u(c_hmask_, 0xffff0000);
+    table(c_widx_, 32, [&](int i) { dw(uint16_t(i / 2 + (i % 2) * 32)); });
+    table(c_plo_, 32, [&](int i) { dw(uint16_t(i / 16 * 32 + i % 16 * 2)); });
+    table(c_phi_, 32, [&](int i) { dw(uint16_t(i / 16 * 32 + i % 16 * 2 + 1)); });
     if ((d_.byte_tile || bytes_) && d_.comp_lanes) {
         u(c_ones8_, 0x01010101);
         u(c_ones16_, 0x00010001);
@@ -1419,10 +1463,6 @@ void reorder_gen_t::gen_row_bytes(int TA) {
     const int64_t osA = d_.os[0] * dsz_;
     const bool sgn = d_.ddt == relayout_s8;
     const Opmask *k = TA < T ? &k5 : nullptr;
-    const bool svec = ssc_vec_, dvec = dsc_vec_;
-    ssc_vec_ = dsc_vec_ = false; // one lane per row: broadcast scales
-    const int tb = tb_;
-    tb_ = 20; // compute's temporaries: zmm 20, 21
     const Zmm pack(30);
     vmovdqu8(pack, ptr[rip + c_pack_]);
     // Invariants in registers (the transpose clobbers them: once per row
@@ -1431,14 +1471,7 @@ void reorder_gen_t::gen_row_bytes(int TA) {
     vmovups(Zmm(29), cst(c_hi_));
     hoisted_[0] = hoisted_t{ &c_hi_, 29 };
     nhoisted_ = 1;
-    if (d_.src_scale && d_.ss[1] == 0) {
-        vbroadcastss(Zmm(28), ptr[rsi]);
-        ssc_reg_ = 28;
-    }
-    if (d_.dst_scale && d_.ds[1] == 0) {
-        vbroadcastss(Zmm(27), ptr[rdi]);
-        dsc_reg_ = 27;
-    }
+    const row_lanes_t saved = begin_row_lanes();
     mov(r14d, 0x8888); // dword 3 of each 128-bit lane
     kmovw(k7, r14d);
     // Lane i of every group, then lane i + 1: each load walks one src
@@ -1456,7 +1489,7 @@ void reorder_gen_t::gen_row_bytes(int TA) {
         for (int g = 0; g < 16; ++g) {
             const int l = 4 * g + i;
             const Zmm r = i == 0 ? Zmm(g) : Zmm(16);
-            if (d_.nt) prefetcht1(ptr[rcx + row_disp(l) + row_bytes_pf_]);
+            if (row_pf_) prefetcht1(ptr[rcx + row_disp(l) + row_pf_]);
             load_lanes(r.getIdx(), ptr[rcx + row_disp(l)], k, d_.sdt);
             compute(r.getIdx(), lane_src_t{ ptr[rdx], ptr[rsi + l * d_.ss[1] * 4],
                                         ptr[rdi + l * d_.ds[1] * 4], nullptr });
@@ -1472,14 +1505,159 @@ void reorder_gen_t::gen_row_bytes(int TA) {
                 vpshufb(Zmm(g), Zmm(g), pack);
             }
         }
-    tb_ = tb;
-    ssc_vec_ = svec;
-    dsc_vec_ = dvec;
+    end_row_lanes(saved);
     sat_packs_ = false;
     nhoisted_ = 0;
-    ssc_reg_ = dsc_reg_ = -1;
     transpose_tile();
     comp_byte_groups(TA);
+    store_row_lines(TA, 64, d_.nt && osA % 64 == 0, [&](int a, int) { return Zmm(a); });
+}
+
+// Narrow rows (d_.narrow_rows lanes of B, a whole dst line per A
+// position) with every A position and lane a value and stored: the tile
+// of gen_row_words (2-byte dsts) or gen_row_bytes (1-byte); the rest
+// (edges, padding) falls through to the 16 x 16 tiles. rax a0, r15 b0.
+void reorder_gen_t::gen_narrow_rows(int TA, const Label &lb) {
+    const int nl = d_.narrow_rows;
+    Label lno;
+    lea(r14, ptr[r15 + nl]);
+    cmp(r14, qword[rsp + s_v0 + 8]);
+    jg(lno, T_NEAR);
+    cmp(r14, qword[rsp + s_z0 + 8]);
+    jg(lno, T_NEAR);
+    lea(r14, ptr[rax + TA]);
+    cmp(r14, qword[rsp + s_v0]);
+    jg(lno, T_NEAR);
+    const int pf = row_pf_;
+    row_pf_ = (int)d_.narrow_pf;
+    nl == 64 ? gen_row_bytes(TA) : gen_row_words(TA);
+    row_pf_ = pf;
+    add(r15, nl);
+    jmp(lb, T_NEAR);
+    L(lno);
+}
+
+// Word pairs (gen_row_words, gen_pair_a): 16 src rows of 16 lanes at `a`
+// converted to bf16 / f16, two per zmm j as the low (h = 0) and the high
+// (h = 1) words of its dwords; scales of lane l (broadcast). bf16 rounds
+// in integers as finalize_lanes does, with the NaN case merged before
+// the shift; f16 by vcvtps2ph and one vpermt2w. begin_word_pairs loads
+// the invariants (zmm 22-26: the transpose clobbers them) and the row
+// lanes' scales.
+reorder_gen_t::row_lanes_t reorder_gen_t::begin_word_pairs() {
+    f32_out_ = true;
+    if (d_.ddt == relayout_bf16) {
+        vmovdqu32(Zmm(22), cst(c_one_));
+        vmovdqu32(Zmm(23), cst(c_7fff_));
+        vmovdqu32(Zmm(24), cst(c_qnan_));
+        vmovdqu32(Zmm(25), cst(c_hmask_));
+    } else {
+        vmovdqu16(Zmm(26), cst(c_widx_));
+    }
+    return begin_row_lanes();
+}
+
+void reorder_gen_t::end_word_pairs(const row_lanes_t &saved) {
+    f32_out_ = false;
+    end_row_lanes(saved);
+}
+
+void reorder_gen_t::word_pair(int j, int h, const Address &a, const Opmask *k, int l) {
+    const Zmm one(22), c7fff(23), qnan(24), hmask(25), widx(26), t(17), odd(16);
+    const Zmm r = h == 0 ? Zmm(j) : odd;
+    load_lanes(r.getIdx(), a, k, d_.sdt);
+    compute(r.getIdx(), lane_src_t{ ptr[rdx], ptr[rsi + l * d_.ss[1] * 4],
+                                ptr[rdi + l * d_.ds[1] * 4], nullptr });
+    if (d_.ddt == relayout_bf16) {
+        // t = v + 0x7fff + bit 16 of v; NaN: v | quiet bit.
+        vpsrld(t, r, 16);
+        vpandd(t, t, one);
+        vpaddd(t, t, r);
+        vpaddd(t, t, c7fff);
+        vcmpps(k4, r, r, 3); // unordered: NaN
+        vpord(t | k4, r, qnan);
+        if (h == 0)
+            vpsrld(Zmm(j), t, 16);
+        else
+            vpternlogd(Zmm(j), t, hmask, 0xF8); // zmm j | (t & hmask)
+    } else {
+        vcvtps2ph(Ymm(r.getIdx()), r, 0);
+        if (h == 1) vpermt2w(Zmm(j), widx, odd); // words 2a, 2a + 1
+    }
+}
+
+// A pairs (d_.pair_a, see jit_pair_a): 32 A positions x the 16 B lanes
+// of a block whose dst rows are adjacent (nchw -> nChw16c to bf16 / f16:
+// rows of 32 bytes). Each src row's A positions a and a + 16 share a
+// dword (word pairs), one transpose gives zmm a the lanes of positions a
+// (low words) and a + 16 (high), and a word permute of two neighbours
+// makes each whole line of positions (a, a + 1): 16 lines, streamed when
+// large (the 16 x 16 tiles stored 32-byte halves, cached). Whole calls
+// only; r8 src, r9 dst, r10 / r11 scales of the call (constant along A).
+void reorder_gen_t::gen_pair_a() {
+    begin_b_tiles();
+    const int64_t isB = d_.is[1] * ssz_;
+    const bool nt = d_.nt;
+    mov(rsi, r10);
+    mov(rdi, r11);
+    Label la;
+    xor_(rax, rax);
+    L(la);
+    lea(rcx, ptr[r8 + rax * ssz_]);
+    imul(rdx, rax, (int)(d_.os[0] * dsz_));
+    add(rdx, r9);
+    const row_lanes_t saved = begin_word_pairs();
+    for (int b = 0; b < 16; ++b)
+        for (int h = 0; h < 2; ++h) {
+            const int64_t at = b * isB + h * 16 * ssz_;
+            if (d_.narrow_pf) prefetcht1(ptr[rcx + at + d_.narrow_pf]);
+            word_pair(b, h, ptr[rcx + at], nullptr, b);
+        }
+    end_word_pairs(saved);
+    transpose_tile();
+    const Zmm plo(30), phi(31);
+    vmovdqu16(plo, cst(c_plo_));
+    vmovdqu16(phi, cst(c_phi_));
+    for (int a = 0; a < 16; a += 2) {
+        const Zmm hi(16 + a / 2);
+        vmovdqa32(hi, phi);
+        vpermi2w(hi, Zmm(a), Zmm(a + 1));  // positions a + 16, a + 17
+        vpermt2w(Zmm(a), plo, Zmm(a + 1)); // positions a, a + 1
+    }
+    stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
+        for (int a = 0; a < 16; a += 2)
+            for (const auto &x :
+                    { std::make_pair(Zmm(a), a), std::make_pair(Zmm(16 + a / 2), a + 16) }) {
+                const Address to = ptr[rdx + x.second * 32];
+                stream ? vmovntdq(to, x.first) : vmovdqu16(to, x.first);
+            }
+    });
+    add(rax, 32);
+    cmp(rax, (int)d_.n[0]);
+    jl(la, T_NEAR);
+}
+
+// 32 B lanes of a transpose to bf16 / f16: each src row (a lane, A along
+// its elements) is converted as it is loaded, lanes 2j and 2j + 1 share
+// zmm j as the low and high words of its dwords, and one 16 x 16 dword
+// transpose makes zmm a the 64-byte dst row of A position a (the 16 x 16
+// tiles need two transposes and narrow each row alone). bf16 rounds in
+// integers as finalize_lanes does, with the NaN case merged before the
+// shift. rax a0, r15 b0, rcx src tile, rdx dst tile, rsi / rdi scales of
+// the tile (constant along A: lane l at l * ss[1] / ds[1]).
+void reorder_gen_t::gen_row_words(int TA) {
+    const int64_t isB = d_.is[1] * ssz_;
+    const int64_t osA = d_.os[0] * dsz_;
+    const Opmask *k = TA < W_ ? &k5 : nullptr;
+    const row_lanes_t saved = begin_word_pairs();
+    for (int j = 0; j < 16; ++j)
+        for (int h = 0; h < 2; ++h) {
+            const int l = 2 * j + h;
+            if (row_pf_) prefetcht1(ptr[rcx + l * isB + row_pf_]);
+            word_pair(j, h, ptr[rcx + l * isB], k, l);
+        }
+    end_word_pairs(saved);
+    transpose_tile();
     store_row_lines(TA, 64, d_.nt && osA % 64 == 0, [&](int a, int) { return Zmm(a); });
 }
 
@@ -1625,6 +1803,7 @@ void reorder_gen_t::gen_transpose() {
         jmp(lb, T_NEAR);
         L(lno);
     }
+    if (d_.narrow_rows) gen_narrow_rows(TA, lb);
     // Full tile: every position a value.
     lea(r14, ptr[rax + TA]);
     cmp(r14, qword[rsp + s_v0]);
@@ -1892,18 +2071,30 @@ void reorder_gen_t::generate() {
             if (d_.dst_scale) add_imm(r11, -d_.loop_n[l] * d_.loop_ds[l] * 4);
         }
     };
-    Label lflat_done;
-    if (d_.flat_a) {
-        // Calls without padding or edges (every call of a large problem
-        // whose dims are whole blocks) take the flattened tiles, which
-        // replace the innermost baked loop.
-        Label lgeneric;
+    // To `lgeneric` unless the call is whole (no padding or edges).
+    auto unless_whole_call = [&](const Label &lgeneric) {
         for (int m = 0; m < 2; ++m) {
             cmp(qword[rsp + s_v0 + 8 * m], (int)d_.n[m]);
             jne(lgeneric, T_NEAR);
             cmp(qword[rsp + s_z0 + 8 * m], (int)d_.n[m]);
             jne(lgeneric, T_NEAR);
         }
+    };
+    Label lflat_done;
+    if (d_.pair_a) {
+        // Whole calls take the A pairs.
+        Label lgeneric;
+        unless_whole_call(lgeneric);
+        baked_loops(d_.nloops, [&] { gen_pair_a(); });
+        jmp(lflat_done, T_NEAR);
+        L(lgeneric);
+    }
+    if (d_.flat_a) {
+        // Calls without padding or edges (every call of a large problem
+        // whose dims are whole blocks) take the flattened tiles, which
+        // replace the innermost baked loop.
+        Label lgeneric;
+        unless_whole_call(lgeneric);
         baked_loops(d_.nloops - 1, [&] { gen_transpose_flat(); });
         jmp(lflat_done, T_NEAR);
         L(lgeneric);
@@ -1973,6 +2164,21 @@ int64_t near_rows_prefetch(const jit_reorder_desc_t &d, const plan_t &p, const k
     if (row < 128 || row >= 4096 || A.total < 32 || A.n < 16 || B.n < 16) return 0;
     static const int groups = getenv_int("RELAYOUT_JIT_PF_GROUPS", 1);
     return groups > 0 ? groups * 16 * row : 0;
+}
+
+// The L2 prefetch distance of narrow rows (bytes; experiment knob
+// RELAYOUT_JIT_NARROW_PF, 0 = off). Src rows far apart (nchw -> nhwc:
+// each row a stream of its own along A, 32 or 64 of them at once) are
+// prefetched ahead along A; near rows (nhwc -> nchw, nChw16c -> nchw:
+// a tile's rows are one contiguous block, too short a stream each for
+// the hardware prefetchers) a B tile ahead, the next call's block.
+int64_t narrow_rows_pf(const jit_reorder_desc_t &d) {
+    static const int knob = getenv_int("RELAYOUT_JIT_NARROW_PF", -1);
+    if ((!d.narrow_rows && !d.pair_a) || !d.nt) return 0;
+    if (knob >= 0) return knob;
+    if (d.pair_a) return d.is[1] * (int64_t)data_type_size(d.sdt) >= 4096 ? 768 : 0;
+    const int64_t isB = d.is[1] * (int64_t)data_type_size(d.sdt);
+    return isB < 4096 ? d.narrow_rows * isB : 768;
 }
 
 // The element count of the dense block that (stride, count) pairs walk,
@@ -2082,6 +2288,69 @@ dim_t jit_flat_a_prefetch(const jit_reorder_desc_t &d, const kernel_plan_t &kp) 
     return fits32(15 * d.is[1] * 4 + d.flat_a * 4 + dist) ? dist : 0;
 }
 
+dim_t jit_narrow_rows_lanes(cpu_isa_t isa, const plan_t &p) {
+    if (isa != cpu_isa_t::avx512_core || p.bit_copy || p.beta != 0.f || p.s8s8_comp || p.zp_comp)
+        return 0;
+    static const bool on = getenv_int("RELAYOUT_JIT_NARROW_ROWS", 1) != 0; // experiment knob
+    if (!on || p.nodes.empty()) return 0;
+    // Scales may vary along B (the innermost dst node) only: the rows are
+    // converted along A (jit_narrow_rows then takes the kernel).
+    const int bdim = p.nodes.back().dim;
+    for (int mask : { p.src_scale_mask, p.dst_scale_mask })
+        if (mask > 0 && (bdim < 0 || mask != 1 << bdim)) return 0;
+    dim_t lanes = 0;
+    switch (p.ddt) {
+        case relayout_bf16:
+        case relayout_f16: lanes = 32; break;
+        case relayout_s8:
+        case relayout_u8: lanes = 64; break;
+        default: return 0;
+    }
+    const node_t &B = p.nodes.back();
+    if (B.os != 1) return 0;
+    const dim_t row = B.is * (dim_t)data_type_size(p.sdt);
+    // Far rows (a page or more apart): a call of a line's rows. Near rows
+    // (128 B to under a page: nhwc -> nchw) of 2-byte dsts, A of 128 or
+    // more: a call of one row tile too, whose block the prefetch of the
+    // call before fetched (f32 nhwc -> bf16 nchw, C = 256: B = 128 per
+    // call 60% -> 79% of a copy; s8 loses at 64: 74% -> 53%).
+    if (row >= 4096) return lanes;
+    dim_t a = 0; // the src-contiguous node's extent (A), calls of 32 x A
+    for (const node_t &k : p.nodes)
+        if (k.is == 1 && k.os != 1) a = std::max(a, k.n);
+    return row >= 128 && lanes == 32 && a >= 128 ? lanes : 0;
+}
+
+bool jit_pair_a(const jit_reorder_desc_t &d) {
+    if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose) return false;
+    if (d.bit_copy || d.in_n != 1 || d.comp_lanes || d.beta != 0.f || d.byte_tile) return false;
+    if (d.b_outer || d.pf_ahead || d.dst_stage_row || d.flat_a || d.narrow_rows) return false;
+    if ((d.src_scale && d.ss[0] != 0) || (d.dst_scale && d.ds[0] != 0)) return false;
+    if (d.ddt != relayout_bf16 && d.ddt != relayout_f16) return false;
+    if (d.n[1] != 16 || d.os[0] != 16 || d.n[0] < 32 || d.n[0] % 32 != 0) return false;
+    const int64_t ssz = (int64_t)data_type_size(d.sdt);
+    return fits32(16 * d.is[1] * ssz + 65536) && fits32(16 * (d.ss[1] + d.ds[1]) * 4)
+           && fits32(d.n[0] * 32);
+}
+
+int jit_narrow_rows(const jit_reorder_desc_t &d) {
+    if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose) return 0;
+    if (d.bit_copy || d.in_n != 1 || d.comp_lanes || d.beta != 0.f || d.byte_tile) return 0;
+    if (d.b_outer || d.pf_ahead || d.dst_stage_row || d.flat_a) return 0;
+    if ((d.src_scale && d.ss[0] != 0) || (d.dst_scale && d.ds[0] != 0)) return 0;
+    int L = 0;
+    if (d.ddt == relayout_bf16 || d.ddt == relayout_f16)
+        L = 32;
+    else if (d.ddt == relayout_s8 || d.ddt == relayout_u8)
+        L = 64;
+    if (L == 0 || d.n[1] < L) return 0;
+    const int64_t ssz = (int64_t)data_type_size(d.sdt);
+    if (!fits32(2 * L * d.is[1] * ssz + 65536) || !fits32(16 * d.os[0] * 4)
+            || !fits32(L * (d.ss[1] + d.ds[1]) * 4))
+        return 0;
+    return L;
+}
+
 bool jit_comp_in_kernel(const plan_t &p, const kernel_plan_t &kp) {
     if (!p.s8s8_comp && !p.zp_comp) return false;
     if (kp.strategy != kernel_strategy_t::transpose && kp.strategy != kernel_strategy_t::interleave)
@@ -2180,6 +2449,10 @@ void jit_reorder_desc_init(
     static const bool flat_on = getenv_int("RELAYOUT_JIT_FLAT_A", 1) != 0; // experiment knob
     d.flat_a = flat_on ? jit_flat_a_tiles(d) : 0;
     d.flat_pf = jit_flat_a_prefetch(d, kp);
+    d.narrow_rows = jit_narrow_rows(d);
+    static const bool pair_on = getenv_int("RELAYOUT_JIT_PAIR_A", 1) != 0; // experiment knob
+    d.pair_a = pair_on && jit_pair_a(d);
+    d.narrow_pf = narrow_rows_pf(d);
     // Whole A tiles (4x4: A = 16) gain only from the prefetch; in the
     // caches their unrolled flat tiles lose (256x256x4x4: 75 -> 60-66% of
     // a copy). Large, 1024x1024x4x4, % of a copy: single-thread 79-83 ->

@@ -99,6 +99,20 @@ struct jit_reorder_desc_t {
     // prefetch of each src line (the next call but one), 0: none. See
     // jit_flat_a_prefetch.
     dim_t flat_pf;
+    // Conversions to 2- and 1-byte dsts (f32 -> bf16 / f16 / s8 / u8
+    // transposes, AVX-512): full tiles of this many B lanes (32 or 64, one
+    // whole 64-byte dst line per A position) converted along A as they are
+    // loaded, packed into dwords and transposed once, each dst row stored
+    // as one line (0: none). See jit_narrow_rows. narrow_pf: the byte
+    // distance of the L2 prefetch of each src row along A (0: none).
+    int narrow_rows;
+    int64_t narrow_pf;
+    // Conversions to bf16 / f16 of blocks whose 16-lane dst rows are
+    // adjacent (nchw -> nChw16c): whole calls as 32 A positions x 16
+    // lanes, positions a and a + 16 converted into one dword, one
+    // transpose, whole lines of two positions (narrow_pf: the L2 prefetch
+    // along A). See jit_pair_a.
+    bool pair_a;
     int nloops;
     dim_t loop_n[max_loops], loop_is[max_loops], loop_os[max_loops], loop_ss[max_loops],
             loop_ds[max_loops];
@@ -134,6 +148,20 @@ dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d);
 // desc.flat_pf (0: none): flattened tiles of a large problem (streamed
 // dst) whose next call reads the next flat_a elements of the same rows.
 dim_t jit_flat_a_prefetch(const jit_reorder_desc_t &d, const kernel_plan_t &kp);
+// desc.pair_a of a transpose: AVX-512 value conversions to bf16 / f16,
+// B of 16 lanes whose dst rows are adjacent, A a multiple of 32, scales
+// constant along A, no sum or compensation, no other tile variant.
+bool jit_pair_a(const jit_reorder_desc_t &d);
+
+// desc.narrow_rows of a transpose (0: none): AVX-512 value conversions to
+// bf16 / f16 (32 lanes) or s8 / u8 (64 lanes) whose scales do not change
+// along A, without the sum or compensation, with B of at least a line.
+int jit_narrow_rows(const jit_reorder_desc_t &d);
+
+// The B lanes (dst-contiguous) a transpose of `p` wants per call for
+// jit_narrow_rows on `isa` (0: the usual split): a whole dst line.
+dim_t jit_narrow_rows_lanes(cpu_isa_t isa, const plan_t &p);
+
 inline int64_t jit_comp_lanes(const kernel_plan_t &kp) {
     return (kp.micro[1].n * kp.micro[1].in_n + 63) / 64 * 64;
 }

@@ -341,6 +341,41 @@ TEST(jit_reorder, CiTailShapes) {
     }
 }
 
+// Scale variants of the tile tests: 0 none, 1 a common src scale, 2 src
+// and dst scales per `mask` (a channel dim), 3 per-channel src and common
+// dst scales with zero points.
+void set_scale_variant(jit_case_t &c, int variant, int mask) {
+    if (variant == 1) c.src_scale_mask = 0;
+    if (variant == 2) c.src_scale_mask = c.dst_scale_mask = mask;
+    if (variant == 3) {
+        c.src_scale_mask = mask;
+        c.dst_scale_mask = 0;
+        c.src_zp = 3;
+        c.dst_zp = -2;
+    }
+}
+
+// The JIT desc of a case at `isa` (with its src scale mask, no other
+// attributes).
+void case_desc(const jit_case_t &c, cpu_isa_t isa, x64::jit_reorder_desc_t &d) {
+    memory_desc_t smd, dmd;
+    ASSERT_EQ(make_md(smd, c, true), status_t::success);
+    ASSERT_EQ(make_md(dmd, c, false), status_t::success);
+    attr_t attr;
+    if (c.src_scale_mask >= 0) {
+        dim_t count = 1;
+        for (size_t i = 0; i < c.dims.size(); ++i)
+            if (c.src_scale_mask >> i & 1) count *= c.dims[i];
+        attr.src_scales.mask = c.src_scale_mask;
+        attr.src_scales.values.assign((size_t)count, 0.5f);
+    }
+    plan_t p;
+    ASSERT_EQ(plan_create(p, smd, dmd, attr), status_t::success);
+    kernel_plan_t kp;
+    ASSERT_EQ(kernel_plan_create(kp, p, x64::jit_plan_params(isa, p)), status_t::success);
+    x64::jit_reorder_desc_init(d, isa, p, kp);
+}
+
 // The plan of a case's descriptors (without attributes).
 void case_plan(const jit_case_t &c, plan_t &p) {
     memory_desc_t smd, dmd;
@@ -351,8 +386,10 @@ void case_plan(const jit_case_t &c, plan_t &p) {
 
 // Narrow dsts whose B src rows are a page or more apart take 16 rows per
 // call (not a whole dst line's 32 or 64: those rows' prefetched lines evict
-// each other); odd channel counts give B edge tiles. Bit-exact, and the
-// kernel plan must keep B at 16.
+// each other), except AVX-512 conversions to bf16 / f16 / s8 / u8, whose
+// narrow rows read each src row along A with an L2 prefetch ahead: a whole
+// dst line's 32 or 64 (jit_narrow_rows). Odd channel counts give B edge
+// tiles. Bit-exact, and the kernel plan must keep B at 16 or a line.
 TEST(jit_reorder, FarSrcRowsNarrowDst) {
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
@@ -372,8 +409,114 @@ TEST(jit_reorder, FarSrcRowsNarrowDst) {
                     ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
                     std::string name, kplan;
                     ASSERT_EQ(x64::jit_reorder_accept(p, isa, name, &kplan), status_t::success);
-                    EXPECT_NE(kplan.find(" B[16 "), std::string::npos) << c.str() << ": " << kplan;
+                    const bool narrow = isa == cpu_isa_t::avx512_core && d != relayout_s16;
+                    const int b = !narrow ? 16 : data_type_size(d) == 1 ? 64 : 32;
+                    EXPECT_NE(kplan.find(" B[" + std::to_string(b) + " "), std::string::npos)
+                            << c.str() << ": " << kplan;
                 }
+    }
+}
+
+// The narrow rows of conversions to 2- and 1-byte dsts (AVX-512: 32 or 64
+// B lanes per tile, each src row converted along A, packed and transposed
+// once, whole dst lines): B counts around the row (31 .. 130 lanes) give
+// edge tiles after the rows, A counts around a tile (5 .. 33) the masked
+// A rows; plain and blocked sides; scales common, per channel (along B)
+// and per A position (declined: the 16 x 16 tiles), zero points, sources
+// narrower than f32; large problems stream. AVX2 keeps its tiles. The
+// desc must take the rows where they apply.
+TEST(jit_reorder, NarrowRows) {
+    struct shape_t {
+        std::vector<dim_t> dims;
+        const char *stag, *dtag;
+    };
+    const shape_t shapes[] = { { { 2, 33, 3, 5 }, "nchw", "nhwc" },
+        { { 1, 64, 1, 17 }, "nchw", "nhwc" }, { { 1, 130, 2, 16 }, "nchw", "nhwc" },
+        { { 1, 97, 33, 1 }, "nchw", "nhwc" }, { { 1, 65, 4, 4 }, "nchw", "nhwc" },
+        { { 1, 70, 3, 3 }, "nchw", "nhwc" }, { { 1, 5, 9, 9 }, "nhwc", "nchw" },
+        { { 2, 31, 5, 7 }, "nhwc", "nchw" }, { { 1, 33, 8, 8 }, "nhwc", "nchw" },
+        { { 1, 16, 9, 15 }, "nhwc", "nchw" }, { { 1, 48, 130, 1 }, "nChw16c", "nchw" },
+        { { 2, 20, 7, 9 }, "nChw16c", "nchw" } };
+    auto make = [](const shape_t &sh, data_type_t sdt, data_type_t ddt) {
+        return jit_case_t::of(sh.dims, sdt, ddt, sh.stag, sh.dtag);
+    };
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (const auto &sh : shapes)
+            for (data_type_t sdt : { relayout_f32, relayout_bf16, relayout_s32 })
+                for (data_type_t ddt : { relayout_bf16, relayout_f16, relayout_s8, relayout_u8 })
+                    for (int variant = 0; variant < 5; ++variant) {
+                        if (sdt != relayout_f32 && variant > 1) continue;
+                        jit_case_t c = make(sh, sdt, ddt);
+                        if (variant < 4)
+                            set_scale_variant(c, variant, 2);
+                        else
+                            c.src_scale_mask = 8; // along w
+                        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                    }
+        // Large: streamed rows (and the prefetch along A).
+        const shape_t large[] = { { { 2, 256, 128, 130 }, "nchw", "nhwc" },
+            { { 2, 128, 130, 128 }, "nhwc", "nchw" }, { { 2, 256, 128, 128 }, "nChw16c", "nchw" } };
+        for (const auto &sh : large)
+            for (data_type_t ddt : { relayout_bf16, relayout_f16, relayout_s8, relayout_u8 }) {
+                jit_case_t c = make(sh, relayout_f32, ddt);
+                c.src_scale_mask = ddt == relayout_s8 ? 2 : 0;
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            }
+        // The desc: rows of a whole line on AVX-512 only, not with scales
+        // along A.
+        for (int mask : { -1, 0, 2, 8 })
+            for (data_type_t ddt : { relayout_bf16, relayout_s8 }) {
+                jit_case_t c = jit_case_t::of({ 2, 64, 32, 32 }, relayout_f32, ddt, "nchw", "nhwc");
+                c.src_scale_mask = mask;
+                x64::jit_reorder_desc_t d;
+                ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+                const bool on = isa == cpu_isa_t::avx512_core && mask != 8;
+                EXPECT_EQ(d.narrow_rows, on ? (ddt == relayout_s8 ? 64 : 32) : 0)
+                        << c.str() << " mask " << mask;
+            }
+    }
+}
+
+// A pairs of conversions to bf16 / f16 blocks with adjacent 16-lane dst
+// rows (nchw -> nChw16c: whole calls of 32 A positions x 16 lanes, lines
+// of two positions): spatial sizes of whole pairs (64, 96) and not (63,
+// the usual tiles), padded channel blocks (20: the edge call takes the
+// usual tiles), scale variants, sources narrower than f32; large problems
+// stream. The desc must take the pairs on AVX-512 only, not with scales
+// along A.
+TEST(jit_reorder, PairA) {
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (auto dims : { std::vector<dim_t>{ 2, 48, 8, 8 }, std::vector<dim_t>{ 1, 20, 8, 12 },
+                     std::vector<dim_t>{ 1, 32, 7, 9 }, std::vector<dim_t>{ 3, 16, 1, 96 } })
+            for (data_type_t sdt : { relayout_f32, relayout_bf16, relayout_s32 })
+                for (data_type_t ddt : { relayout_bf16, relayout_f16 })
+                    for (int variant = 0; variant < 5; ++variant) {
+                        if (sdt != relayout_f32 && variant > 1) continue;
+                        jit_case_t c = jit_case_t::of(dims, sdt, ddt, "nchw", "nChw16c");
+                        if (variant < 4)
+                            set_scale_variant(c, variant, 2);
+                        else
+                            c.src_scale_mask = 8; // along w
+                        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                    }
+        for (data_type_t ddt : { relayout_bf16, relayout_f16 }) {
+            jit_case_t c =
+                    jit_case_t::of({ 2, 256, 128, 128 }, relayout_f32, ddt, "nchw", "nChw16c");
+            c.src_scale_mask = ddt == relayout_bf16 ? 0 : 2;
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        }
+        for (int mask : { -1, 0, 2, 8 }) {
+            jit_case_t c = jit_case_t::of(
+                    { 2, 64, 32, 32 }, relayout_f32, relayout_bf16, "nchw", "nChw16c");
+            c.src_scale_mask = mask;
+            x64::jit_reorder_desc_t d;
+            ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+            EXPECT_EQ(d.pair_a, isa == cpu_isa_t::avx512_core && mask != 8) << "mask " << mask;
+        }
     }
 }
 
@@ -812,12 +955,7 @@ void run_grouped_and_matmul(cpu_isa_t isa, data_type_t sdt, uint64_t flags,
     } const cases[] = { { std::move(gdims), "goihw", "gOIhw4i16o4i", 3 },
         { std::move(mdims), "ab", "BA16a64b4a", 2 } };
     for (const auto &k : cases) {
-        jit_case_t c;
-        c.dims = k.dims;
-        c.sdt = sdt;
-        c.ddt = relayout_s8;
-        c.stag = k.stag;
-        c.dtag = k.dtag;
+        jit_case_t c = jit_case_t::of(k.dims, sdt, relayout_s8, k.stag, k.dtag);
         c.set_comp(flags, k.comp_mask);
         EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
     }
@@ -953,15 +1091,10 @@ TEST(jit_reorder, RowTiles) {
                         c.stag = "oihw";
                         c.dtag = "OIhw4i16o4i";
                         switch (variant) {
-                            case 0: break;
-                            case 1: c.src_scale_mask = 0; break;
-                            case 2: c.src_scale_mask = c.dst_scale_mask = 1; break;
-                            case 3:
-                                c.src_scale_mask = 1;
-                                c.dst_scale_mask = 0;
-                                c.src_zp = 3;
-                                c.dst_zp = -2;
-                                break;
+                            case 0:
+                            case 1:
+                            case 2:
+                            case 3: set_scale_variant(c, variant, 1); break;
                             case 4:
                                 // The sum: row tiles of 32-bit lanes.
                                 if (ddt != relayout_s8) continue;

@@ -39,6 +39,16 @@ struct jit_case_t {
     // Scales end flush against a PROT_NONE page: a read past them faults.
     bool guard_scales = false;
 
+    // A case of `dims` from `stag` to `dtag`.
+    static jit_case_t of(const std::vector<dim_t> &dims, data_type_t sdt, data_type_t ddt,
+            const std::string &stag, const std::string &dtag) {
+        jit_case_t c;
+        c.dims = dims;
+        c.sdt = sdt, c.ddt = ddt;
+        c.stag = stag, c.dtag = dtag;
+        return c;
+    }
+
     // The dst compensations of `flags` (s8s8, zero points, scale adjust)
     // over the dims of `mask`.
     void set_comp(uint64_t flags, int mask) {
