@@ -416,7 +416,7 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     const node_t *inner = p.nodes.empty() ? nullptr : &p.nodes.back();
     const bool far_rows = inner && inner->os == 1
                           && inner->is * (dim_t)data_type_size(p.sdt) >= 4096
-                          && !(p.bit_copy && dsz == 1);
+                          && !(p.bit_copy && dsz == 1) && !jit_word_tiles(isa, p);
     prm.tile_b = far_rows ? 16 : std::max<dim_t>(16, 64 / dsz);
     prm.tile_b_max = far_rows;
     // Tuning knobs (experiments only; part of no cache key).

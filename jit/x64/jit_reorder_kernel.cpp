@@ -66,6 +66,7 @@ public:
         // (the AVX-512 store truncates, so sign-extending on load is free).
         sx_ = comp_ && d.bit_copy && z_ && d.ddt == relayout_s8;
         stage_ = d.byte_tile && d.n[1] * d.in_n == 64 && d.n[0] >= 64;
+        wstage_ = d.word_tile && d.n[1] == 32 && d.n[0] >= 32;
         rows_ = row_tiles(d);
         bytes_ = row_bytes(d);
         generate();
@@ -82,6 +83,8 @@ private:
     bool stage_ = false;
     // Groups the staging prefetches ahead.
     static constexpr int stage_pf_ = 4;
+    // Word tiles stage 32 x 64 src bytes the same way (gen_word_tile).
+    bool wstage_ = false;
     // Interleaves of 64-lane rows (4i16o4i): the four 16-lane tiles of a
     // row unrolled, narrow dst rows assembled on the stack (gen_row_tiles).
     bool rows_ = false;
@@ -514,6 +517,10 @@ private:
     void byte_transpose_16x16();
     void gen_byte_tile(bool a_partial);
     void comp_byte_groups(int rows);
+    void word_transpose_8x8(int x, int y);
+    void stage_word_group();
+    void gen_word_tile(bool a_partial);
+    void word_tiles(const Label &lb);
     // Stores dst rows 0 .. rows-1 of `rowb` bytes (whole 64-byte pieces) at
     // rdx + a * os[0]: streamed when `nt` and the call is aligned (s_nt),
     // cached otherwise. piece(a, c) gives the zmm of bytes c .. c + 63.
@@ -1122,6 +1129,167 @@ void reorder_gen_t::gen_byte_tile(bool a_partial) {
     });
 }
 
+// Transposes the 8 x 8 words of every 128-bit lane of zmm x .. x + 7 (row
+// r of a lane in zmm x + r) into zmm y .. y + 7 (zmm y + j = column j of
+// each lane, rows in order), with three unpack stages (words, dwords,
+// qwords); zmm x .. x + 7 are clobbered.
+void reorder_gen_t::word_transpose_8x8(int x, int y) {
+    // y + 2k, y + 2k + 1: columns 0-3 and 4-7 of rows 2k, 2k + 1, pairwise
+    for (int k = 0; k < 4; ++k) {
+        vpunpcklwd(Zmm(y + 2 * k), Zmm(x + 2 * k), Zmm(x + 2 * k + 1));
+        vpunpckhwd(Zmm(y + 2 * k + 1), Zmm(x + 2 * k), Zmm(x + 2 * k + 1));
+    }
+    // x + 4q + m: columns 2m, 2m + 1 of rows 4q .. 4q + 3
+    for (int q = 0; q < 2; ++q)
+        for (int h = 0; h < 2; ++h) {
+            const Zmm a(y + 4 * q + h), b(y + 4 * q + 2 + h);
+            vpunpckldq(Zmm(x + 4 * q + 2 * h), a, b);
+            vpunpckhdq(Zmm(x + 4 * q + 2 * h + 1), a, b);
+        }
+    // y + 2m, y + 2m + 1: columns 2m, 2m + 1 of rows 0 .. 7
+    for (int m = 0; m < 4; ++m) {
+        vpunpcklqdq(Zmm(y + 2 * m), Zmm(x + m), Zmm(x + 4 + m));
+        vpunpckhqdq(Zmm(y + 2 * m + 1), Zmm(x + m), Zmm(x + 4 + m));
+    }
+}
+
+// Word tiles stage their src like the byte tiles (gen_byte_tile): rows far
+// apart in powers of two share an L1 set, and the two A tiles of a line
+// would read it from L2 twice. The first tile of each 32-column group (one
+// line of each of the 32 rows) copies the group to the stack with
+// whole-line loads and prefetches the lines of the group stage_pf_ groups
+// ahead into L2 (the last groups of a call: the next call's first, the
+// next B tile). rax a0, rcx src tile.
+void reorder_gen_t::stage_word_group() {
+    const int64_t isB = d_.is[1] * 2;
+    Label lkeep, lpf_first, lpf_next, lpf_done;
+    test(rax, 31);
+    jnz(lkeep, T_NEAR);
+    mov(qword[rsp + s_stage_ok], 0);
+    lea(r14, ptr[rax + 32]);
+    cmp(r14, qword[rsp + s_v0]);
+    jg(lkeep, T_NEAR);
+    mov(qword[rsp + s_stage_ok], 1);
+    for (int b = 0; b < 32; ++b) {
+        vmovdqu16(Zmm(b % 16), ptr[rcx + b * isB]);
+        vmovdqa32(ptr[rsp + buf_stage + b * 64], Zmm(b % 16));
+    }
+    test(rax, rax);
+    jz(lpf_first, T_NEAR);
+    lea(r14, ptr[rax + 32 * (stage_pf_ + 1)]);
+    cmp(r14, qword[rsp + s_v0]);
+    jg(lpf_next, T_NEAR);
+    for (int b = 0; b < 32; ++b)
+        prefetcht1(ptr[rcx + b * isB + 64 * stage_pf_]);
+    jmp(lpf_done, T_NEAR);
+    L(lpf_next);
+    const int64_t next_b = d_.n[1] * isB;
+    if (fits32(32 * isB + next_b)) {
+        // group g + pf - groups of the next B rows: rcx + 64 pf - 2 v0
+        lea(r14, ptr[rcx + 64 * stage_pf_]);
+        sub(r14, qword[rsp + s_v0]);
+        sub(r14, qword[rsp + s_v0]);
+        for (int b = 0; b < 32; ++b)
+            prefetcht1(ptr[r14 + b * isB + next_b]);
+    }
+    jmp(lpf_done, T_NEAR);
+    L(lpf_first);
+    for (int g = 1; g <= stage_pf_; ++g) {
+        cmp(qword[rsp + s_v0], 32 * (g + 1));
+        jl(lpf_done, T_NEAR);
+        for (int b = 0; b < 32; ++b)
+            prefetcht1(ptr[rcx + b * isB + 64 * g]);
+    }
+    L(lpf_done);
+    L(lkeep);
+}
+
+// A word tile of a 2-byte bit copy: 16 A positions x 32 B lanes. Zmm
+// 8h + i gathers 8 src words (A positions 8h .. 8h + 7) of rows i, 8 + i,
+// 16 + i and 24 + i, one per 128-bit lane; after the in-lane transposes
+// zmm 16 + a is the whole 64-byte dst row of A position a (the 32-bit
+// tiles wrote half lines, 2x the stores, and could not stream them).
+// `a_partial`: fewer than 16 A positions hold values (masked loads, zero
+// columns) and rows up to the stored count are written. rax a0, rcx src
+// tile, rdx dst tile.
+void reorder_gen_t::gen_word_tile(bool a_partial) {
+    const int64_t isB = d_.is[1] * 2, osA = d_.os[0] * 2;
+    // Src bytes of zmm r's 128-bit lane g, relative to `base`.
+    auto piece = [&](int r, int g, int64_t pitch) { return (8 * g + r % 8) * pitch + r / 8 * 16; };
+    Label lload_done, lstage_load;
+    if (wstage_ && !a_partial) {
+        stage_word_group();
+        cmp(qword[rsp + s_stage_ok], 0);
+        je(lstage_load, T_NEAR);
+        mov(r13, rax);
+        and_(r13, 31);
+        for (int r = 0; r < 16; ++r) {
+            const Zmm z(r);
+            vmovdqu(Xmm(r), ptr[rsp + r13 * 2 + buf_stage + piece(r, 0, 64)]);
+            for (int g = 1; g < 4; ++g)
+                vinserti32x4(z, z, ptr[rsp + r13 * 2 + buf_stage + piece(r, g, 64)], g);
+        }
+        jmp(lload_done, T_NEAR);
+        L(lstage_load);
+    }
+    if (a_partial) {
+        clamp_diff(r13, qword[rsp + s_v0], rax, 16);
+        mov(qword[rsp + s_cnt_load], r13);
+        clamp_diff(r13, qword[rsp + s_z0], rax, 16);
+        mov(qword[rsp + s_row_z], r13);
+        mask_from_slot(k1, s_cnt_load, 16);
+        kshiftrw(k2, k1, 8); // A positions 8 .. 15
+    }
+    for (int r = 0; r < 16; ++r) {
+        const Zmm z(r);
+        if (a_partial) {
+            const Opmask &k = r < 8 ? k1 : k2;
+            vmovdqu16(Xmm(r) | k | T_z, ptr[rcx + piece(r, 0, isB)]);
+            for (int g = 1; g < 4; ++g) {
+                vmovdqu16(Xmm(16 + g) | k | T_z, ptr[rcx + piece(r, g, isB)]);
+                vinserti32x4(z, z, Xmm(16 + g), g);
+            }
+        } else {
+            vmovdqu(Xmm(r), ptr[rcx + piece(r, 0, isB)]);
+            for (int g = 1; g < 4; ++g)
+                vinserti32x4(z, z, ptr[rcx + piece(r, g, isB)], g);
+        }
+    }
+    L(lload_done);
+    word_transpose_8x8(0, 16);
+    word_transpose_8x8(8, 24);
+    stores_streamed_or_cached(d_.nt && osA % 64 == 0, [&](bool stream, const Label &done) {
+        for (int j = 0; j < 16; ++j) {
+            if (a_partial) {
+                cmp(qword[rsp + s_row_z], j);
+                jle(done, T_NEAR);
+            }
+            const Address to = ptr[rdx + j * osA];
+            stream ? vmovntdq(to, Zmm(16 + j)) : vmovdqu16(to, Zmm(16 + j));
+        }
+    });
+}
+
+// Whole 32-lane B tiles as word tiles (any A count); B tails and B padding
+// take the 32-bit tiles after them. lb: the next B tile.
+void reorder_gen_t::word_tiles(const Label &lb) {
+    Label lrest, lpart;
+    lea(r14, ptr[r15 + 32]);
+    cmp(r14, qword[rsp + s_v0 + 8]);
+    jg(lrest, T_NEAR);
+    lea(r14, ptr[rax + 16]);
+    cmp(r14, qword[rsp + s_v0]);
+    jg(lpart, T_NEAR);
+    gen_word_tile(false);
+    add(r15, 32);
+    jmp(lb, T_NEAR);
+    L(lpart);
+    gen_word_tile(true);
+    add(r15, 32);
+    jmp(lb, T_NEAR);
+    L(lrest);
+}
+
 // An interleave of one A position, its folded groups of in_n contiguous
 // src elements (2 to 16 bytes) apart (1x1 filters: OIhw4i16o4i from oihw
 // has no unit-stride A for a tile to run along).
@@ -1609,6 +1777,7 @@ void reorder_gen_t::gen_transpose() {
         jmp(lb, T_NEAR);
         L(ldword);
     }
+    if (d_.word_tile) word_tiles(lb);
     if (rows_) {
         // A whole row of lanes with every A position a value: the row
         // tiles; the rest (edges, padding) the tiles below.
@@ -1852,9 +2021,9 @@ void reorder_gen_t::gen_scalar() {
 }
 
 void reorder_gen_t::generate() {
-    preamble(stage_ || rows_    ? stack_bytes_stage
-             : d_.dst_stage_row ? buf_stage + dst_stage_bytes
-                                : stack_bytes);
+    preamble(stage_ || rows_ || wstage_ ? stack_bytes_stage
+             : d_.dst_stage_row         ? buf_stage + dst_stage_bytes
+                                        : stack_bytes);
     mov(r8, ptr[rdi + offsetof(jit_call_args_t, src)]);
     mov(r9, ptr[rdi + offsetof(jit_call_args_t, dst)]);
     mov(r10, ptr[rdi + offsetof(jit_call_args_t, src_scales)]);
@@ -2082,6 +2251,22 @@ dim_t jit_flat_a_prefetch(const jit_reorder_desc_t &d, const kernel_plan_t &kp) 
     return fits32(15 * d.is[1] * 4 + d.flat_a * 4 + dist) ? dist : 0;
 }
 
+bool jit_word_tiles(cpu_isa_t isa, const plan_t &p) {
+    return isa == cpu_isa_t::avx512_core && p.bit_copy && data_type_size(p.sdt) == 2
+           && data_type_size(p.ddt) == 2;
+}
+
+namespace {
+
+// desc.word_tile: transposes (not interleaves) of 2-byte bit copies with at
+// least one whole 32-lane B tile, on the zmm tiles (jit_word_tiles).
+bool word_tile_desc(const jit_reorder_desc_t &d, const plan_t &p) {
+    return jit_word_tiles(d.isa, p) && d.strategy == kernel_strategy_t::transpose && d.in_n == 1
+           && d.n[1] >= 32 && fits32(32 * 2 * d.is[1]) && fits32(16 * 2 * d.os[0]);
+}
+
+} // namespace
+
 bool jit_comp_in_kernel(const plan_t &p, const kernel_plan_t &kp) {
     if (!p.s8s8_comp && !p.zp_comp) return false;
     if (kp.strategy != kernel_strategy_t::transpose && kp.strategy != kernel_strategy_t::interleave)
@@ -2164,6 +2349,7 @@ void jit_reorder_desc_init(
     // Half lines far apart are 2x slower than cached stores on Zen 4;
     // adjacent halves are 1.6x faster (nchw -> nChw8c, 134 MB).
     if (d.isa != cpu_isa_t::avx512_core && !ymm_lines_streamable(d)) d.nt = false;
+    d.word_tile = word_tile_desc(d, p);
     d.pf_b = near_rows_prefetch(d, p, kp);
     d.b_outer = d.pf_b != 0;
     d.nloops = (int)kp.loops.size();

@@ -73,6 +73,10 @@ struct jit_reorder_desc_t {
     // 1-byte bit copies (transpose, interleave): full tiles as byte tiles,
     // 16 A rows x 16*G lanes, G = 4 (zmm) or 2 (ymm) rows per register.
     bool byte_tile;
+    // 2-byte bit copies (transpose, AVX-512): whole 32-lane B tiles as word
+    // tiles, 16 A rows x 32 lanes, each dst row one 64-byte line (see
+    // jit_word_tiles).
+    bool word_tile;
     // Tiles in B-outer order (B tiles outer, A tiles inner), and the byte
     // distance of the L2 prefetch of each full tile's src rows (0: none).
     bool b_outer;
@@ -134,6 +138,13 @@ dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d);
 // desc.flat_pf (0: none): flattened tiles of a large problem (streamed
 // dst) whose next call reads the next flat_a elements of the same rows.
 dim_t jit_flat_a_prefetch(const jit_reorder_desc_t &d, const kernel_plan_t &kp);
+
+// Whether 2-byte bit copies (bf16, f16, s16, u16) on `isa` run their
+// transposes on word tiles (AVX-512): the planner then gives a call whole
+// 32-lane B tiles even when the B src rows are far apart (the tiles stage
+// them instead, see jit_plan_params).
+bool jit_word_tiles(cpu_isa_t isa, const plan_t &p);
+
 inline int64_t jit_comp_lanes(const kernel_plan_t &kp) {
     return (kp.micro[1].n * kp.micro[1].in_n + 63) / 64 * 64;
 }
