@@ -926,6 +926,89 @@ TEST(jit_reorder, ByteTilesAndShiftedTiles) {
     }
 }
 
+// 2-byte bit copies as word tiles (AVX-512: 16 A positions x 32 B lanes,
+// partial A counts masked, B tails and padded lanes on 32-bit tiles; AVX2
+// keeps the 32-bit tiles): sizes around both tile edges, odd strides,
+// padded A and B, long A runs (staged 32-column groups, then a partial
+// group and a partial tile), every 2-byte type, and large problems whose
+// whole-line dst rows stream. The desc must take word tiles on AVX-512
+// only.
+TEST(jit_reorder, WordTiles) {
+    int n = 0;
+    auto desc_of = [](const jit_case_t &c, cpu_isa_t isa, x64::jit_reorder_desc_t &d) {
+        plan_t p;
+        ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
+        kernel_plan_t kp;
+        ASSERT_EQ(kernel_plan_create(kp, p, x64::jit_plan_params(isa, p)), status_t::success);
+        x64::jit_reorder_desc_init(d, isa, p, kp);
+    };
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        const bool z = isa == cpu_isa_t::avx512_core;
+        for (data_type_t dt : { relayout_bf16, relayout_f16, relayout_s16, relayout_u16 }) {
+            for (dim_t m : { 1, 16, 31, 32, 33, 63, 64, 65, 97 })
+                for (dim_t k : { 1, 7, 8, 9, 15, 16, 17, 31, 33 }) {
+                    jit_case_t c;
+                    c.dims = { m, k };
+                    c.sdt = c.ddt = dt;
+                    c.stag = "ab";
+                    c.dtag = "ba";
+                    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                    // odd strides on both sides
+                    c.sstrides = { k + 3, 1 };
+                    c.dstrides = { 1, m + 5 };
+                    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                    // padded A (16b) and B (32a, 64a) blocks
+                    c.sstrides.clear();
+                    c.dstrides.clear();
+                    for (const char *dtag : { "BA16b32a", "BA16b64a" }) {
+                        c.dtag = dtag;
+                        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                    }
+                }
+            // Long A runs under whole 32-lane B tiles: staged groups, then a
+            // partial group and a partial tile (A = 1000 = 992 + 8).
+            for (dim_t m : { 32, 64, 65 }) {
+                jit_case_t c;
+                c.dims = { m, 1000 };
+                c.sdt = c.ddt = dt;
+                c.stag = "ab";
+                c.dtag = "ba";
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                x64::jit_reorder_desc_t d;
+                ASSERT_NO_FATAL_FAILURE(desc_of(c, isa, d));
+                EXPECT_EQ(d.word_tile, z) << c.str();
+                c.sstrides = { 1003, 1 };
+                c.dstrides = { 1, m + 32 };
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            }
+        }
+        // Past the streaming threshold: whole 64-byte rows streamed (far
+        // rows staged; near rows; blocked src), with A and B edges.
+        for (auto dims : { std::vector<dim_t>{ 4096, 3200 }, std::vector<dim_t>{ 4095, 3217 } }) {
+            jit_case_t c;
+            c.dims = dims;
+            c.sdt = c.ddt = relayout_bf16;
+            c.stag = "ab";
+            c.dtag = "ba";
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        }
+        for (auto tags : { std::make_pair("nchw", "nhwc"), std::make_pair("nhwc", "nchw"),
+                     std::make_pair("nChw16c", "nchw") }) {
+            jit_case_t c;
+            c.dims = { 4, 66, 256, 193 };
+            c.sdt = c.ddt = relayout_f16;
+            c.stag = tags.first;
+            c.dtag = tags.second;
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            x64::jit_reorder_desc_t d;
+            ASSERT_NO_FATAL_FAILURE(desc_of(c, isa, d));
+            EXPECT_EQ(d.word_tile, z) << c.str();
+            EXPECT_EQ(d.nt, z) << c.str();
+        }
+    }
+}
+
 // Interleaves whose call covers a row of 64 lanes (4i16o4i: 16 o x 4 i) on
 // AVX-512 run the four 16-lane tiles of the row unrolled ("row tiles");
 // s8 / u8 dsts of scales constant along A convert each src row first and
