@@ -2256,6 +2256,25 @@ bool jit_word_tiles(cpu_isa_t isa, const plan_t &p) {
            && data_type_size(p.ddt) == 2;
 }
 
+// Far B src rows (a page or more apart) are staged a 32-column group at a
+// time, which needs one B tile per call (bf16 ab -> ba 8192^2: 16% ->
+// ~50% of a streaming copy single-thread; 64 rows per call: the same, 128:
+// 30%, their lines 16 KiB apart overflow the L2 sets). Near rows (128 B
+// and more: nhwc -> nchw) of large problems take one B tile per call too:
+// the call's src block is then 32 rows read along their length (C = 256:
+// 53% -> 72%, C = 96: 34% -> 60%); in the caches the calls would be too
+// short (C = 64, 16 MB: 60% -> 40%).
+void jit_word_tile_params(cpu_isa_t isa, const plan_t &p, kernel_plan_params_t &prm) {
+    if (!jit_word_tiles(isa, p) || p.nodes.empty()) return;
+    const node_t &inner = p.nodes.back();
+    const dim_t row = inner.is * 2;
+    const bool big = size_t(p.nelems()) * 4 >= nt_threshold_bytes;
+    if (inner.os == 1 && (row >= 4096 || (row >= 128 && big))) {
+        prm.tile_b = 32;
+        prm.tile_b_max = true;
+    }
+}
+
 namespace {
 
 // desc.word_tile: transposes (not interleaves) of 2-byte bit copies with at

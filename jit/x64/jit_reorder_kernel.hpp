@@ -140,10 +140,13 @@ dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d);
 dim_t jit_flat_a_prefetch(const jit_reorder_desc_t &d, const kernel_plan_t &kp);
 
 // Whether 2-byte bit copies (bf16, f16, s16, u16) on `isa` run their
-// transposes on word tiles (AVX-512): the planner then gives a call whole
-// 32-lane B tiles even when the B src rows are far apart (the tiles stage
-// them instead, see jit_plan_params).
+// transposes on word tiles (AVX-512).
 bool jit_word_tiles(cpu_isa_t isa, const plan_t &p);
+
+// The kernel plan of word tiles: one 32-lane B tile per call when the B
+// src rows are a page or more apart (staged), or 128 B or more in a large
+// problem.
+void jit_word_tile_params(cpu_isa_t isa, const plan_t &p, kernel_plan_params_t &prm);
 
 inline int64_t jit_comp_lanes(const kernel_plan_t &kp) {
     return (kp.micro[1].n * kp.micro[1].in_n + 63) / 64 * 64;

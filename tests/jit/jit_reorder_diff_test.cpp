@@ -932,9 +932,18 @@ TEST(jit_reorder, ByteTilesAndShiftedTiles) {
 // padded A and B, long A runs (staged 32-column groups, then a partial
 // group and a partial tile), every 2-byte type, and large problems whose
 // whole-line dst rows stream. The desc must take word tiles on AVX-512
-// only.
+// only, and (AVX-512) one 32-lane B tile per call where the B src rows are
+// a page or more apart, or, large, 128 B or more (jit_word_tile_params).
 TEST(jit_reorder, WordTiles) {
     int n = 0;
+    auto b_per_call = [](const jit_case_t &c, cpu_isa_t isa) {
+        plan_t p;
+        case_plan(c, p);
+        std::string name, kplan;
+        x64::jit_reorder_accept(p, isa, name, &kplan);
+        const size_t at = kplan.find(" B[");
+        return at == std::string::npos ? -1 : std::stol(kplan.substr(at + 3));
+    };
     auto desc_of = [](const jit_case_t &c, cpu_isa_t isa, x64::jit_reorder_desc_t &d) {
         plan_t p;
         ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
@@ -992,6 +1001,7 @@ TEST(jit_reorder, WordTiles) {
             c.stag = "ab";
             c.dtag = "ba";
             EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            EXPECT_EQ(b_per_call(c, isa), z ? 32 : 16) << c.str();
         }
         for (auto tags : { std::make_pair("nchw", "nhwc"), std::make_pair("nhwc", "nchw"),
                      std::make_pair("nChw16c", "nchw") }) {
@@ -1005,7 +1015,27 @@ TEST(jit_reorder, WordTiles) {
             ASSERT_NO_FATAL_FAILURE(desc_of(c, isa, d));
             EXPECT_EQ(d.word_tile, z) << c.str();
             EXPECT_EQ(d.nt, z) << c.str();
+            if (z && c.stag != "nChw16c") {
+                EXPECT_EQ(b_per_call(c, isa), 32) << c.str();
+            }
         }
+        // Far rows (4 KiB apart) in the caches: one B tile per call too.
+        jit_case_t f;
+        f.dims = { 96, 2048 };
+        f.sdt = f.ddt = relayout_u16;
+        f.stag = "ab";
+        f.dtag = "ba";
+        EXPECT_TRUE(run_jit_case(f, isa, nullptr, ++n));
+        EXPECT_EQ(b_per_call(f, isa), z ? 32 : 16) << f.str();
+        // Near rows in the caches keep their longer calls (C = 64: rows of
+        // 128 B).
+        jit_case_t c;
+        c.dims = { 2, 64, 33, 35 };
+        c.sdt = c.ddt = relayout_bf16;
+        c.stag = "nhwc";
+        c.dtag = "nchw";
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        EXPECT_GT(b_per_call(c, isa), 32) << c.str();
     }
 }
 
