@@ -521,6 +521,9 @@ private:
     void stage_word_group();
     void gen_word_tile(bool a_partial);
     void word_tiles(const Label &lb);
+    void gen_word_pair_tile();
+    void word_pair_tiles(const Label &lb);
+    Label c_wpair_; // gen_word_pair_tile: even and odd words of two rows
     // Stores dst rows 0 .. rows-1 of `rowb` bytes (whole 64-byte pieces) at
     // rdx + a * os[0]: streamed when `nt` and the call is aligned (s_nt),
     // cached otherwise. piece(a, c) gives the zmm of bytes c .. c + 63.
@@ -622,6 +625,12 @@ void reorder_gen_t::emit_constants() {
         L(c_pack_);
         for (int i = 0; i < 64; ++i)
             db(i / 16 * 16 + i % 4 * 4 + i % 16 / 4);
+    }
+    if (c_wpair_.getId() != 0) {
+        align(64);
+        L(c_wpair_);
+        for (int i = 0; i < 32; ++i) // lanes: row r even, row 8 + r even, r odd, 8 + r odd
+            dw(uint16_t(i / 8 % 2 * 16 + i % 8 * 2 + i / 16));
     }
     if (c_iota_.getId() != 0) {
         align(64);
@@ -1290,6 +1299,65 @@ void reorder_gen_t::word_tiles(const Label &lb) {
     L(lrest);
 }
 
+// Word pair tiles (d_.word_pair): 2-byte bit copies to 16-lane blocks
+// whose dst rows are adjacent (nchw -> nChw16c: 32-byte rows), 32 A
+// positions x 16 B lanes, two dst rows per zmm (a whole line). Zmm r of
+// half h holds A positions 16h .. 16h + 15 of rows r and 8 + r; a word
+// permutation puts the even positions of both rows in its low 128-bit
+// lanes and the odd ones in its high lanes, so that after the in-lane
+// 8 x 8 transposes zmm j holds A positions 2j and 2j + 1 of all 16 lanes:
+// dst rows 2j and 2j + 1. Each src line (32 positions) is read by two
+// loads back to back; 16 whole lines are stored (the 32-bit tiles wrote
+// 32-byte rows, cached). rax a0 (a multiple of 32), rcx src tile, rdx dst
+// tile.
+void reorder_gen_t::gen_word_pair_tile() {
+    const int64_t isB = d_.is[1] * 2;
+    const Zmm perm(31);
+    vmovdqu16(perm, ptr[rip + c_wpair_]);
+    for (int h = 0; h < 2; ++h)
+        for (int r = 0; r < 8; ++r) {
+            const Zmm z(8 * h + r);
+            vmovdqu(Ymm(8 * h + r), ptr[rcx + r * isB + 32 * h]);
+            vinserti64x4(z, z, ptr[rcx + (8 + r) * isB + 32 * h], 1);
+            vpermw(z, perm, z);
+        }
+    word_transpose_8x8(0, 16);
+    word_transpose_8x8(8, 24); // zmm 31 (perm) is free now
+    stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
+        for (int j = 0; j < 16; ++j) {
+            const Address to = ptr[rdx + j * 64];
+            const Zmm v(16 + j);
+            stream ? vmovntdq(to, v) : vmovdqu16(to, v);
+        }
+    });
+}
+
+// Whole 32-position A tiles of a whole 16-lane B tile as word pair tiles;
+// the second 16-position A tile of each is done then. Others (A tails and
+// padding) take the 32-bit tiles after them. lb: the next B tile.
+void reorder_gen_t::word_pair_tiles(const Label &lb) {
+    Label lrest, lfirst;
+    lea(r14, ptr[r15 + 16]);
+    cmp(r14, qword[rsp + s_v0 + 8]);
+    jg(lrest, T_NEAR);
+    test(rax, 16);
+    jz(lfirst, T_NEAR);
+    // the second half of a pair tile at rax - 16 (taken when rax + 16 <= v0)
+    lea(r14, ptr[rax + 16]);
+    cmp(r14, qword[rsp + s_v0]);
+    jg(lrest, T_NEAR);
+    add(r15, 16);
+    jmp(lb, T_NEAR);
+    L(lfirst);
+    lea(r14, ptr[rax + 32]);
+    cmp(r14, qword[rsp + s_v0]);
+    jg(lrest, T_NEAR);
+    gen_word_pair_tile();
+    add(r15, 16);
+    jmp(lb, T_NEAR);
+    L(lrest);
+}
+
 // An interleave of one A position, its folded groups of in_n contiguous
 // src elements (2 to 16 bytes) apart (1x1 filters: OIhw4i16o4i from oihw
 // has no unit-stride A for a tile to run along).
@@ -1778,6 +1846,7 @@ void reorder_gen_t::gen_transpose() {
         L(ldword);
     }
     if (d_.word_tile) word_tiles(lb);
+    if (d_.word_pair) word_pair_tiles(lb);
     if (rows_) {
         // A whole row of lanes with every A position a value: the row
         // tiles; the rest (edges, padding) the tiles below.
@@ -2284,6 +2353,13 @@ bool word_tile_desc(const jit_reorder_desc_t &d, const plan_t &p) {
            && d.n[1] >= 32 && fits32(32 * 2 * d.is[1]) && fits32(16 * 2 * d.os[0]);
 }
 
+// desc.word_pair: 2-byte bit-copy transposes to 16-lane blocks whose dst
+// rows are adjacent (nchw -> nChw16c), A of at least 32 positions.
+bool word_pair_desc(const jit_reorder_desc_t &d, const plan_t &p) {
+    return jit_word_tiles(d.isa, p) && d.strategy == kernel_strategy_t::transpose && d.in_n == 1
+           && d.n[1] == 16 && d.os[0] == 16 && d.n[0] >= 32 && fits32(16 * 2 * d.is[1]);
+}
+
 } // namespace
 
 bool jit_comp_in_kernel(const plan_t &p, const kernel_plan_t &kp) {
@@ -2369,6 +2445,7 @@ void jit_reorder_desc_init(
     // adjacent halves are 1.6x faster (nchw -> nChw8c, 134 MB).
     if (d.isa != cpu_isa_t::avx512_core && !ymm_lines_streamable(d)) d.nt = false;
     d.word_tile = word_tile_desc(d, p);
+    d.word_pair = word_pair_desc(d, p);
     d.pf_b = near_rows_prefetch(d, p, kp);
     d.b_outer = d.pf_b != 0;
     d.nloops = (int)kp.loops.size();

@@ -77,6 +77,9 @@ struct jit_reorder_desc_t {
     // tiles, 16 A rows x 32 lanes, each dst row one 64-byte line (see
     // jit_word_tiles).
     bool word_tile;
+    // ... and 16-lane B tiles whose dst rows are adjacent (nChw16c): word
+    // pair tiles, 32 A rows x 16 lanes, two dst rows per 64-byte line.
+    bool word_pair;
     // Tiles in B-outer order (B tiles outer, A tiles inner), and the byte
     // distance of the L2 prefetch of each full tile's src rows (0: none).
     bool b_outer;

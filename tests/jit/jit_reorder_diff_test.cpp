@@ -930,7 +930,8 @@ TEST(jit_reorder, ByteTilesAndShiftedTiles) {
 // partial A counts masked, B tails and padded lanes on 32-bit tiles; AVX2
 // keeps the 32-bit tiles): sizes around both tile edges, odd strides,
 // padded A and B, long A runs (staged 32-column groups, then a partial
-// group and a partial tile), every 2-byte type, and large problems whose
+// group and a partial tile), 16-lane blocks (word pair tiles), every
+// 2-byte type, and large problems whose
 // whole-line dst rows stream. The desc must take word tiles on AVX-512
 // only, and (AVX-512) one 32-lane B tile per call where the B src rows are
 // a page or more apart, or, large, 128 B or more (jit_word_tile_params).
@@ -992,6 +993,25 @@ TEST(jit_reorder, WordTiles) {
                 EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
             }
         }
+        // 16-lane blocks, dst rows adjacent (nChw16c): word pair tiles of
+        // 32 A positions, A tails and padded channels on 32-bit tiles; odd
+        // channel strides.
+        for (dim_t C : { 16, 17, 32, 45 })
+            for (auto hw : { std::make_pair(1, 31), std::make_pair(2, 16), std::make_pair(3, 11),
+                         std::make_pair(5, 13), std::make_pair(4, 16), std::make_pair(1, 65) }) {
+                jit_case_t c;
+                c.dims = { 2, C, hw.first, hw.second };
+                c.sdt = c.ddt = relayout_bf16;
+                c.stag = "nchw";
+                c.dtag = "nChw16c";
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                x64::jit_reorder_desc_t d;
+                ASSERT_NO_FATAL_FAILURE(desc_of(c, isa, d));
+                EXPECT_EQ(d.word_pair, z && hw.first * hw.second >= 32) << c.str();
+                const dim_t HW = hw.first * hw.second;
+                c.sstrides = { C * (HW + 3) + 5, HW + 3, hw.second, 1 };
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            }
         // Past the streaming threshold: whole 64-byte rows streamed (far
         // rows staged; near rows; blocked src), with A and B edges.
         for (auto dims : { std::vector<dim_t>{ 4096, 3200 }, std::vector<dim_t>{ 4095, 3217 } }) {
@@ -1004,7 +1024,7 @@ TEST(jit_reorder, WordTiles) {
             EXPECT_EQ(b_per_call(c, isa), z ? 32 : 16) << c.str();
         }
         for (auto tags : { std::make_pair("nchw", "nhwc"), std::make_pair("nhwc", "nchw"),
-                     std::make_pair("nChw16c", "nchw") }) {
+                     std::make_pair("nChw16c", "nchw"), std::make_pair("nchw", "nChw16c") }) {
             jit_case_t c;
             c.dims = { 4, 66, 256, 193 };
             c.sdt = c.ddt = relayout_f16;
@@ -1013,9 +1033,9 @@ TEST(jit_reorder, WordTiles) {
             EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
             x64::jit_reorder_desc_t d;
             ASSERT_NO_FATAL_FAILURE(desc_of(c, isa, d));
-            EXPECT_EQ(d.word_tile, z) << c.str();
+            EXPECT_EQ(d.word_tile || d.word_pair, z) << c.str();
             EXPECT_EQ(d.nt, z) << c.str();
-            if (z && c.stag != "nChw16c") {
+            if (z && c.stag != "nChw16c" && c.dtag != "nChw16c") {
                 EXPECT_EQ(b_per_call(c, isa), 32) << c.str();
             }
         }
