@@ -998,7 +998,8 @@ TEST(jit_reorder, WordTiles) {
         // channel strides.
         for (dim_t C : { 16, 17, 32, 45 })
             for (auto hw : { std::make_pair(1, 31), std::make_pair(2, 16), std::make_pair(3, 11),
-                         std::make_pair(5, 13), std::make_pair(4, 16), std::make_pair(1, 65) }) {
+                         std::make_pair(5, 13), std::make_pair(4, 16), std::make_pair(1, 65),
+                         std::make_pair(7, 7), std::make_pair(1, 63) }) {
                 jit_case_t c;
                 c.dims = { 2, C, hw.first, hw.second };
                 c.sdt = c.ddt = relayout_bf16;
