@@ -517,10 +517,19 @@ private:
     void byte_transpose_16x16();
     void gen_byte_tile(bool a_partial);
     void comp_byte_groups(int rows);
+    // A tile of fewer than 16 A positions (rax a0): the positions to load
+    // (s_cnt_load, mask k1) and the rows to store (s_row_z).
+    void partial_a_counts() {
+        clamp_diff(r13, qword[rsp + s_v0], rax, 16);
+        mov(qword[rsp + s_cnt_load], r13);
+        clamp_diff(r13, qword[rsp + s_z0], rax, 16);
+        mov(qword[rsp + s_row_z], r13);
+        mask_from_slot(k1, s_cnt_load, 16);
+    }
     void word_transpose_8x8(int x, int y);
     void stage_word_group();
     void gen_word_tile(bool a_partial);
-    void word_tiles(const Label &lb);
+    void whole_b_tiles(const Label &lb, int lanes, const std::function<void(bool)> &tile);
     void gen_word_pair_tile();
     void word_pair_tiles(const Label &lb);
     Label c_wpair_; // gen_word_pair_tile: even and odd words of two rows
@@ -1102,13 +1111,7 @@ void reorder_gen_t::gen_byte_tile(bool a_partial) {
         jmp(lload_done, T_NEAR);
         L(lstage_load);
     }
-    if (a_partial) {
-        clamp_diff(r13, qword[rsp + s_v0], rax, 16);
-        mov(qword[rsp + s_cnt_load], r13);
-        clamp_diff(r13, qword[rsp + s_z0], rax, 16);
-        mov(qword[rsp + s_row_z], r13);
-        mask_from_slot(k1, s_cnt_load, 16);
-    }
+    if (a_partial) partial_a_counts();
     for (int r = 0; r < 16; ++r) {
         const Zmm z(r);
         if (a_partial) {
@@ -1242,11 +1245,7 @@ void reorder_gen_t::gen_word_tile(bool a_partial) {
         L(lstage_load);
     }
     if (a_partial) {
-        clamp_diff(r13, qword[rsp + s_v0], rax, 16);
-        mov(qword[rsp + s_cnt_load], r13);
-        clamp_diff(r13, qword[rsp + s_z0], rax, 16);
-        mov(qword[rsp + s_row_z], r13);
-        mask_from_slot(k1, s_cnt_load, 16);
+        partial_a_counts();
         kshiftrw(k2, k1, 8); // A positions 8 .. 15
     }
     for (int r = 0; r < 16; ++r) {
@@ -1279,22 +1278,24 @@ void reorder_gen_t::gen_word_tile(bool a_partial) {
     });
 }
 
-// Whole 32-lane B tiles as word tiles (any A count); B tails and B padding
-// take the 32-bit tiles after them. lb: the next B tile.
-void reorder_gen_t::word_tiles(const Label &lb) {
+// Whole B tiles of `lanes` lanes as `tile(a_partial)` (any A count: a
+// partial last A tile masked); B tails and B padding take the 32-bit
+// tiles after them. lb: the next B tile.
+void reorder_gen_t::whole_b_tiles(
+        const Label &lb, int lanes, const std::function<void(bool)> &tile) {
     Label lrest, lpart;
-    lea(r14, ptr[r15 + 32]);
+    lea(r14, ptr[r15 + lanes]);
     cmp(r14, qword[rsp + s_v0 + 8]);
     jg(lrest, T_NEAR);
     lea(r14, ptr[rax + 16]);
     cmp(r14, qword[rsp + s_v0]);
     jg(lpart, T_NEAR);
-    gen_word_tile(false);
-    add(r15, 32);
+    tile(false);
+    add(r15, lanes);
     jmp(lb, T_NEAR);
     L(lpart);
-    gen_word_tile(true);
-    add(r15, 32);
+    tile(true);
+    add(r15, lanes);
     jmp(lb, T_NEAR);
     L(lrest);
 }
@@ -1826,26 +1827,8 @@ void reorder_gen_t::gen_transpose() {
         add(rdi, r14);
         add(rdi, r11);
     }
-    if (d_.byte_tile) {
-        // Whole 64-lane B tiles as byte tiles (any A count); B tails and
-        // B padding take the 32-bit tiles below.
-        Label ldword, lpart;
-        lea(r14, ptr[r15 + 64]);
-        cmp(r14, qword[rsp + s_v0 + 8]);
-        jg(ldword, T_NEAR);
-        lea(r14, ptr[rax + 16]);
-        cmp(r14, qword[rsp + s_v0]);
-        jg(lpart, T_NEAR);
-        gen_byte_tile(false);
-        add(r15, 64);
-        jmp(lb, T_NEAR);
-        L(lpart);
-        gen_byte_tile(true);
-        add(r15, 64);
-        jmp(lb, T_NEAR);
-        L(ldword);
-    }
-    if (d_.word_tile) word_tiles(lb);
+    if (d_.byte_tile) whole_b_tiles(lb, 64, [&](bool a_partial) { gen_byte_tile(a_partial); });
+    if (d_.word_tile) whole_b_tiles(lb, 32, [&](bool a_partial) { gen_word_tile(a_partial); });
     if (d_.word_pair) word_pair_tiles(lb);
     if (rows_) {
         // A whole row of lanes with every A position a value: the row

@@ -956,41 +956,29 @@ TEST(jit_reorder, WordTiles) {
         if (!x64::isa_allowed(isa)) continue;
         const bool z = isa == cpu_isa_t::avx512_core;
         for (data_type_t dt : { relayout_bf16, relayout_f16, relayout_s16, relayout_u16 }) {
+            // ab -> ba of m x k: plain (v = 0), with odd strides on both
+            // sides (1), padded A (16b) and B (32a: 2, 64a: 3) blocks.
+            auto ab_ba = [&](dim_t m, dim_t k, int v) {
+                jit_case_t c;
+                c.dims = { m, k };
+                c.sdt = c.ddt = dt;
+                c.stag = "ab";
+                c.dtag = v < 2 ? "ba" : v == 2 ? "BA16b32a" : "BA16b64a";
+                if (v == 1) c.sstrides = { k + 3, 1 }, c.dstrides = { 1, m + 5 };
+                return c;
+            };
             for (dim_t m : { 1, 16, 31, 32, 33, 63, 64, 65, 97 })
-                for (dim_t k : { 1, 7, 8, 9, 15, 16, 17, 31, 33 }) {
-                    jit_case_t c;
-                    c.dims = { m, k };
-                    c.sdt = c.ddt = dt;
-                    c.stag = "ab";
-                    c.dtag = "ba";
-                    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
-                    // odd strides on both sides
-                    c.sstrides = { k + 3, 1 };
-                    c.dstrides = { 1, m + 5 };
-                    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
-                    // padded A (16b) and B (32a, 64a) blocks
-                    c.sstrides.clear();
-                    c.dstrides.clear();
-                    for (const char *dtag : { "BA16b32a", "BA16b64a" }) {
-                        c.dtag = dtag;
-                        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
-                    }
-                }
+                for (dim_t k : { 1, 7, 8, 9, 15, 16, 17, 31, 33 })
+                    for (int v = 0; v < 4; ++v)
+                        EXPECT_TRUE(run_jit_case(ab_ba(m, k, v), isa, nullptr, ++n));
             // Long A runs under whole 32-lane B tiles: staged groups, then a
             // partial group and a partial tile (A = 1000 = 992 + 8).
             for (dim_t m : { 32, 64, 65 }) {
-                jit_case_t c;
-                c.dims = { m, 1000 };
-                c.sdt = c.ddt = dt;
-                c.stag = "ab";
-                c.dtag = "ba";
-                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
                 x64::jit_reorder_desc_t d;
-                ASSERT_NO_FATAL_FAILURE(desc_of(c, isa, d));
-                EXPECT_EQ(d.word_tile, z) << c.str();
-                c.sstrides = { 1003, 1 };
-                c.dstrides = { 1, m + 32 };
-                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                ASSERT_NO_FATAL_FAILURE(desc_of(ab_ba(m, 1000, 0), isa, d));
+                EXPECT_EQ(d.word_tile, z) << m;
+                for (int v = 0; v < 2; ++v)
+                    EXPECT_TRUE(run_jit_case(ab_ba(m, 1000, v), isa, nullptr, ++n));
             }
         }
         // 16-lane blocks, dst rows adjacent (nChw16c): word pair tiles of
