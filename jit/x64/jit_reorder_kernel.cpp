@@ -517,6 +517,21 @@ private:
     void byte_transpose_16x16();
     void gen_byte_tile(bool a_partial);
     void comp_byte_groups(int rows);
+    // The 16 dst rows of a byte or word tile, zmm first .. first + 15 (64
+    // bytes each, osA bytes apart from rdx): streamed when the kernel and
+    // the call may, rows up to s_row_z when `a_partial`.
+    void store_a_rows(bool a_partial, int64_t osA, int first) {
+        stores_streamed_or_cached(d_.nt && osA % 64 == 0, [&](bool stream, const Label &done) {
+            for (int j = 0; j < 16; ++j) {
+                if (a_partial) {
+                    cmp(qword[rsp + s_row_z], j);
+                    jle(done, T_NEAR);
+                }
+                const Address to = ptr[rdx + j * osA];
+                stream ? vmovntdq(to, Zmm(first + j)) : vmovdqu8(to, Zmm(first + j));
+            }
+        });
+    }
     // A tile of fewer than 16 A positions (rax a0): the positions to load
     // (s_cnt_load, mask k1) and the rows to store (s_row_z).
     void partial_a_counts() {
@@ -527,7 +542,8 @@ private:
         mask_from_slot(k1, s_cnt_load, 16);
     }
     void word_transpose_8x8(int x, int y);
-    void stage_word_group();
+    void stage_src_group(
+            int rows, int esz, const std::function<int64_t(int)> &row_disp, bool next_ok);
     void gen_word_tile(bool a_partial);
     void whole_b_tiles(const Label &lb, int lanes, const std::function<void(bool)> &tile);
     void gen_word_pair_tile();
@@ -1049,55 +1065,9 @@ void reorder_gen_t::gen_byte_tile(bool a_partial) {
     // tiles transpose from there.
     Label lload_done;
     if (stage_ && !a_partial) {
-        Label lkeep, lstage_load;
-        test(rax, 63);
-        jnz(lkeep, T_NEAR);
-        mov(qword[rsp + s_stage_ok], 0);
-        lea(r14, ptr[rax + 64]);
-        cmp(r14, qword[rsp + s_v0]);
-        jg(lkeep, T_NEAR);
-        mov(qword[rsp + s_stage_ok], 1);
-        for (int b = 0; b < 64; ++b) {
-            vmovdqu8(Zmm(b % 16), ptr[rcx + row_disp(b)]);
-            vmovdqa32(ptr[rsp + buf_stage + b * 64], Zmm(b % 16));
-        }
-        // The src lines of the next groups, into L2: a tile's 64 rows are
-        // on 64 different pages, which the hardware prefetchers do not
-        // follow (measured: 8192^2 s8 transposes 1.5x faster). The first
-        // group of a call starts the pipeline; only groups of this call.
-        Label lpf_first, lpf_done;
-        test(rax, rax);
-        jz(lpf_first, T_NEAR);
-        Label lpf_next;
-        lea(r14, ptr[rax + 64 * (stage_pf_ + 1)]);
-        cmp(r14, qword[rsp + s_v0]);
-        jg(lpf_next, T_NEAR);
-        for (int b = 0; b < 64; ++b)
-            prefetcht1(ptr[rcx + row_disp(b) + 64 * stage_pf_]);
-        jmp(lpf_done, T_NEAR);
-        L(lpf_next);
+        Label lstage_load;
         const int64_t next_b = d_.n[1] * d_.is[1];
-        if (fits32(64 * (d_.in_is + d_.is[1]) + next_b)) {
-            // The last groups of a call: the first groups of the next call
-            // instead, which the driver runs on the next B tile (its
-            // innermost node): group g + pf - groups of the next B rows,
-            // at rcx + 64 pf - v0 (8192^2 s8: 1.1-1.25x; the first group
-            // of a call waited for its 64 lines).
-            lea(r14, ptr[rcx + 64 * stage_pf_]);
-            sub(r14, qword[rsp + s_v0]);
-            for (int b = 0; b < 64; ++b)
-                prefetcht1(ptr[r14 + row_disp(b) + next_b]);
-        }
-        jmp(lpf_done, T_NEAR);
-        L(lpf_first);
-        for (int g = 1; g <= stage_pf_; ++g) {
-            cmp(qword[rsp + s_v0], 64 * (g + 1));
-            jl(lpf_done, T_NEAR);
-            for (int b = 0; b < 64; ++b)
-                prefetcht1(ptr[rcx + row_disp(b) + 64 * g]);
-        }
-        L(lpf_done);
-        L(lkeep);
+        stage_src_group(64, 1, row_disp, fits32(64 * (d_.in_is + d_.is[1]) + next_b));
         cmp(qword[rsp + s_stage_ok], 0);
         je(lstage_load, T_NEAR);
         mov(r13, rax);
@@ -1129,16 +1099,7 @@ void reorder_gen_t::gen_byte_tile(bool a_partial) {
     L(lload_done);
     byte_transpose_16x16();
     comp_byte_groups(16);
-    stores_streamed_or_cached(d_.nt && osA % 64 == 0, [&](bool stream, const Label &done) {
-        for (int j = 0; j < 16; ++j) {
-            if (a_partial) {
-                cmp(qword[rsp + s_row_z], j);
-                jle(done, T_NEAR);
-            }
-            const Address to = ptr[rdx + j * osA];
-            stream ? vmovntdq(to, Zmm(j)) : vmovdqu8(to, Zmm(j));
-        }
-    });
+    store_a_rows(a_partial, osA, 0);
 }
 
 // Transposes the 8 x 8 words of every 128-bit lane of zmm x .. x + 7 (row
@@ -1165,52 +1126,59 @@ void reorder_gen_t::word_transpose_8x8(int x, int y) {
     }
 }
 
-// Word tiles stage their src like the byte tiles (gen_byte_tile): rows far
-// apart in powers of two share an L1 set, and the two A tiles of a line
-// would read it from L2 twice. The first tile of each 32-column group (one
-// line of each of the 32 rows) copies the group to the stack with
-// whole-line loads and prefetches the lines of the group stage_pf_ groups
-// ahead into L2 (the last groups of a call: the next call's first, the
-// next B tile). rax a0, rcx src tile.
-void reorder_gen_t::stage_word_group() {
-    const int64_t isB = d_.is[1] * 2;
+// Stages the src of byte and word tiles whose B src rows are far apart
+// (see gen_byte_tile: rows 2^k bytes apart share an L1 set and evict
+// each other between the A tiles of a line). The first tile of each group
+// of 64 / esz columns (one line of each of the `rows` rows; rax a0, rcx
+// src tile, B rows at row_disp(b) bytes) copies the group to the stack
+// with whole-line loads, and prefetches the lines of the group stage_pf_
+// groups ahead into L2: a tile's rows are on different pages, which the
+// hardware prefetchers do not follow (8192^2 s8 transposes 1.5x). The
+// first group of a call starts the pipeline; the last groups of a call
+// prefetch the first groups of the next call instead (`next_ok`: their
+// displacements fit), which the driver runs on the next B tile (its
+// innermost node): group g + pf - groups of the next B rows, at rcx +
+// 64 pf - esz v0 (8192^2 s8: 1.1-1.25x; the first group of a call waited
+// for its lines). s_stage_ok: the stage holds the current group.
+void reorder_gen_t::stage_src_group(
+        int rows, int esz, const std::function<int64_t(int)> &row_disp, bool next_ok) {
+    const int cols = 64 / esz;
     Label lkeep, lpf_first, lpf_next, lpf_done;
-    test(rax, 31);
+    test(rax, cols - 1);
     jnz(lkeep, T_NEAR);
     mov(qword[rsp + s_stage_ok], 0);
-    lea(r14, ptr[rax + 32]);
+    lea(r14, ptr[rax + cols]);
     cmp(r14, qword[rsp + s_v0]);
     jg(lkeep, T_NEAR);
     mov(qword[rsp + s_stage_ok], 1);
-    for (int b = 0; b < 32; ++b) {
-        vmovdqu16(Zmm(b % 16), ptr[rcx + b * isB]);
+    for (int b = 0; b < rows; ++b) {
+        vmovdqu8(Zmm(b % 16), ptr[rcx + row_disp(b)]);
         vmovdqa32(ptr[rsp + buf_stage + b * 64], Zmm(b % 16));
     }
     test(rax, rax);
     jz(lpf_first, T_NEAR);
-    lea(r14, ptr[rax + 32 * (stage_pf_ + 1)]);
+    lea(r14, ptr[rax + cols * (stage_pf_ + 1)]);
     cmp(r14, qword[rsp + s_v0]);
     jg(lpf_next, T_NEAR);
-    for (int b = 0; b < 32; ++b)
-        prefetcht1(ptr[rcx + b * isB + 64 * stage_pf_]);
+    for (int b = 0; b < rows; ++b)
+        prefetcht1(ptr[rcx + row_disp(b) + 64 * stage_pf_]);
     jmp(lpf_done, T_NEAR);
     L(lpf_next);
-    const int64_t next_b = d_.n[1] * isB;
-    if (fits32(32 * isB + next_b)) {
-        // group g + pf - groups of the next B rows: rcx + 64 pf - 2 v0
+    const int64_t next_b = d_.n[1] * d_.is[1] * esz;
+    if (next_ok) {
         lea(r14, ptr[rcx + 64 * stage_pf_]);
-        sub(r14, qword[rsp + s_v0]);
-        sub(r14, qword[rsp + s_v0]);
-        for (int b = 0; b < 32; ++b)
-            prefetcht1(ptr[r14 + b * isB + next_b]);
+        for (int i = 0; i < esz; ++i)
+            sub(r14, qword[rsp + s_v0]);
+        for (int b = 0; b < rows; ++b)
+            prefetcht1(ptr[r14 + row_disp(b) + next_b]);
     }
     jmp(lpf_done, T_NEAR);
     L(lpf_first);
     for (int g = 1; g <= stage_pf_; ++g) {
-        cmp(qword[rsp + s_v0], 32 * (g + 1));
+        cmp(qword[rsp + s_v0], cols * (g + 1));
         jl(lpf_done, T_NEAR);
-        for (int b = 0; b < 32; ++b)
-            prefetcht1(ptr[rcx + b * isB + 64 * g]);
+        for (int b = 0; b < rows; ++b)
+            prefetcht1(ptr[rcx + row_disp(b) + 64 * g]);
     }
     L(lpf_done);
     L(lkeep);
@@ -1230,7 +1198,8 @@ void reorder_gen_t::gen_word_tile(bool a_partial) {
     auto piece = [&](int r, int g, int64_t pitch) { return (8 * g + r % 8) * pitch + r / 8 * 16; };
     Label lload_done, lstage_load;
     if (wstage_ && !a_partial) {
-        stage_word_group();
+        stage_src_group(
+                32, 2, [&](int b) { return b * isB; }, fits32(32 * isB + d_.n[1] * isB));
         cmp(qword[rsp + s_stage_ok], 0);
         je(lstage_load, T_NEAR);
         mov(r13, rax);
@@ -1266,16 +1235,7 @@ void reorder_gen_t::gen_word_tile(bool a_partial) {
     L(lload_done);
     word_transpose_8x8(0, 16);
     word_transpose_8x8(8, 24);
-    stores_streamed_or_cached(d_.nt && osA % 64 == 0, [&](bool stream, const Label &done) {
-        for (int j = 0; j < 16; ++j) {
-            if (a_partial) {
-                cmp(qword[rsp + s_row_z], j);
-                jle(done, T_NEAR);
-            }
-            const Address to = ptr[rdx + j * osA];
-            stream ? vmovntdq(to, Zmm(16 + j)) : vmovdqu16(to, Zmm(16 + j));
-        }
-    });
+    store_a_rows(a_partial, osA, 16);
 }
 
 // Whole B tiles of `lanes` lanes as `tile(a_partial)` (any A count: a

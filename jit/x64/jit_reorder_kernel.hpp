@@ -11,7 +11,10 @@
 //               32-bit lanes; 8- and 16-bit elements are widened on load
 //               and narrowed on store, so every type pair shares the tile;
 //               1-byte bit copies run whole 64-lane B tiles as byte tiles
-//               on AVX-512 (16x16 bytes per 128-bit lane, vpunpck*), and
+//               on AVX-512 (16x16 bytes per 128-bit lane, vpunpck*),
+//               2-byte bit copies whole 32-lane B tiles as word tiles
+//               (8x8 words per 128-bit lane) and 16-lane blocks of
+//               adjacent dst rows as word pair tiles, and
 //               AVX2 moves a partial last A tile back to a full one;
 //               the compensation of int8 weights is summed in the kernel
 //               (per lane, or per 4-lane group on byte tiles);
