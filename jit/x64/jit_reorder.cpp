@@ -411,7 +411,8 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     // power-of-2 strides, and whose prefetched lines then evict each other)
     // stay at 16 per call, 3x faster at 200 MB (f32 -> s8/bf16 nchw ->
     // nhwc); the calls completing a line follow each other (the B split is
-    // the innermost driver node). Byte tiles stage their rows instead.
+    // the innermost driver node). Byte and word tiles stage their rows instead
+    // (jit_word_tile_params).
     const dim_t dsz = (dim_t)std::max<size_t>(1, data_type_size(p.ddt));
     const node_t *inner = p.nodes.empty() ? nullptr : &p.nodes.back();
     const bool far_rows = inner && inner->os == 1
@@ -425,6 +426,7 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     const dim_t narrow = jit_narrow_rows_lanes(isa, p);
     prm.tile_b = narrow ? narrow : far_rows ? 16 : std::max<dim_t>(16, 64 / dsz);
     prm.tile_b_max = far_rows || narrow;
+    jit_word_tile_params(isa, p, prm);
     // Tuning knobs (experiments only; part of no cache key).
     static const int tb = getenv_int("RELAYOUT_JIT_TILE_B", 0);
     static const int tp = getenv_int("RELAYOUT_JIT_TILE_PLANE", 0);

@@ -66,6 +66,7 @@ public:
         // (the AVX-512 store truncates, so sign-extending on load is free).
         sx_ = comp_ && d.bit_copy && z_ && d.ddt == relayout_s8;
         stage_ = d.byte_tile && d.n[1] * d.in_n == 64 && d.n[0] >= 64;
+        wstage_ = d.word_tile && d.n[1] == 32 && d.n[0] >= 32;
         rows_ = row_tiles(d);
         bytes_ = row_bytes(d);
         row_pf_ = d.nt ? row_bytes_pf_ : 0;
@@ -83,6 +84,8 @@ private:
     bool stage_ = false;
     // Groups the staging prefetches ahead.
     static constexpr int stage_pf_ = 4;
+    // Word tiles stage 32 x 64 src bytes the same way (gen_word_tile).
+    bool wstage_ = false;
     // Interleaves of 64-lane rows (4i16o4i): the four 16-lane tiles of a
     // row unrolled, narrow dst rows assembled on the stack (gen_row_tiles).
     bool rows_ = false;
@@ -521,6 +524,38 @@ private:
     void byte_transpose_16x16();
     void gen_byte_tile(bool a_partial);
     void comp_byte_groups(int rows);
+    // The 16 dst rows of a byte or word tile, zmm first .. first + 15 (64
+    // bytes each, osA bytes apart from rdx): streamed when the kernel and
+    // the call may, rows up to s_row_z when `a_partial`.
+    void store_a_rows(bool a_partial, int64_t osA, int first) {
+        stores_streamed_or_cached(d_.nt && osA % 64 == 0, [&](bool stream, const Label &done) {
+            for (int j = 0; j < 16; ++j) {
+                if (a_partial) {
+                    cmp(qword[rsp + s_row_z], j);
+                    jle(done, T_NEAR);
+                }
+                const Address to = ptr[rdx + j * osA];
+                stream ? vmovntdq(to, Zmm(first + j)) : vmovdqu8(to, Zmm(first + j));
+            }
+        });
+    }
+    // A tile of fewer than 16 A positions (rax a0): the positions to load
+    // (s_cnt_load, mask k1) and the rows to store (s_row_z).
+    void partial_a_counts() {
+        clamp_diff(r13, qword[rsp + s_v0], rax, 16);
+        mov(qword[rsp + s_cnt_load], r13);
+        clamp_diff(r13, qword[rsp + s_z0], rax, 16);
+        mov(qword[rsp + s_row_z], r13);
+        mask_from_slot(k1, s_cnt_load, 16);
+    }
+    void word_transpose_8x8(int x, int y);
+    void stage_src_group(
+            int rows, int esz, const std::function<int64_t(int)> &row_disp, bool next_ok);
+    void gen_word_tile(bool a_partial);
+    void whole_b_tiles(const Label &lb, int lanes, const std::function<void(bool)> &tile);
+    void gen_word_pair_tile();
+    void word_pair_tiles(const Label &lb);
+    Label c_wpair_; // gen_word_pair_tile: even and odd words of two rows
     // Stores dst rows 0 .. rows-1 of `rowb` bytes (whole 64-byte pieces) at
     // rdx + a * os[0]: streamed when `nt` and the call is aligned (s_nt),
     // cached otherwise. piece(a, c) gives the zmm of bytes c .. c + 63.
@@ -660,6 +695,8 @@ void reorder_gen_t::emit_constants() {
             emit(i);
     };
     table(c_pack_, 64, [&](int i) { db(i / 16 * 16 + i % 4 * 4 + i % 16 / 4); });
+    // Word pair tiles: row r even, row 8 + r even, r odd, 8 + r odd.
+    table(c_wpair_, 32, [&](int i) { dw(uint16_t(i / 8 % 2 * 16 + i % 8 * 2 + i / 16)); });
     table(c_iota_, 16, [&](int i) { dd(i); });
     u(c_qnan_, 0x00400000);
     u(c_hmask_, 0xffff0000);
@@ -1068,55 +1105,9 @@ void reorder_gen_t::gen_byte_tile(bool a_partial) {
     // tiles transpose from there.
     Label lload_done;
     if (stage_ && !a_partial) {
-        Label lkeep, lstage_load;
-        test(rax, 63);
-        jnz(lkeep, T_NEAR);
-        mov(qword[rsp + s_stage_ok], 0);
-        lea(r14, ptr[rax + 64]);
-        cmp(r14, qword[rsp + s_v0]);
-        jg(lkeep, T_NEAR);
-        mov(qword[rsp + s_stage_ok], 1);
-        for (int b = 0; b < 64; ++b) {
-            vmovdqu8(Zmm(b % 16), ptr[rcx + row_disp(b)]);
-            vmovdqa32(ptr[rsp + buf_stage + b * 64], Zmm(b % 16));
-        }
-        // The src lines of the next groups, into L2: a tile's 64 rows are
-        // on 64 different pages, which the hardware prefetchers do not
-        // follow (measured: 8192^2 s8 transposes 1.5x faster). The first
-        // group of a call starts the pipeline; only groups of this call.
-        Label lpf_first, lpf_done;
-        test(rax, rax);
-        jz(lpf_first, T_NEAR);
-        Label lpf_next;
-        lea(r14, ptr[rax + 64 * (stage_pf_ + 1)]);
-        cmp(r14, qword[rsp + s_v0]);
-        jg(lpf_next, T_NEAR);
-        for (int b = 0; b < 64; ++b)
-            prefetcht1(ptr[rcx + row_disp(b) + 64 * stage_pf_]);
-        jmp(lpf_done, T_NEAR);
-        L(lpf_next);
+        Label lstage_load;
         const int64_t next_b = d_.n[1] * d_.is[1];
-        if (fits32(64 * (d_.in_is + d_.is[1]) + next_b)) {
-            // The last groups of a call: the first groups of the next call
-            // instead, which the driver runs on the next B tile (its
-            // innermost node): group g + pf - groups of the next B rows,
-            // at rcx + 64 pf - v0 (8192^2 s8: 1.1-1.25x; the first group
-            // of a call waited for its 64 lines).
-            lea(r14, ptr[rcx + 64 * stage_pf_]);
-            sub(r14, qword[rsp + s_v0]);
-            for (int b = 0; b < 64; ++b)
-                prefetcht1(ptr[r14 + row_disp(b) + next_b]);
-        }
-        jmp(lpf_done, T_NEAR);
-        L(lpf_first);
-        for (int g = 1; g <= stage_pf_; ++g) {
-            cmp(qword[rsp + s_v0], 64 * (g + 1));
-            jl(lpf_done, T_NEAR);
-            for (int b = 0; b < 64; ++b)
-                prefetcht1(ptr[rcx + row_disp(b) + 64 * g]);
-        }
-        L(lpf_done);
-        L(lkeep);
+        stage_src_group(64, 1, row_disp, fits32(64 * (d_.in_is + d_.is[1]) + next_b));
         cmp(qword[rsp + s_stage_ok], 0);
         je(lstage_load, T_NEAR);
         mov(r13, rax);
@@ -1130,13 +1121,7 @@ void reorder_gen_t::gen_byte_tile(bool a_partial) {
         jmp(lload_done, T_NEAR);
         L(lstage_load);
     }
-    if (a_partial) {
-        clamp_diff(r13, qword[rsp + s_v0], rax, 16);
-        mov(qword[rsp + s_cnt_load], r13);
-        clamp_diff(r13, qword[rsp + s_z0], rax, 16);
-        mov(qword[rsp + s_row_z], r13);
-        mask_from_slot(k1, s_cnt_load, 16);
-    }
+    if (a_partial) partial_a_counts();
     for (int r = 0; r < 16; ++r) {
         const Zmm z(r);
         if (a_partial) {
@@ -1154,16 +1139,224 @@ void reorder_gen_t::gen_byte_tile(bool a_partial) {
     L(lload_done);
     byte_transpose_16x16();
     comp_byte_groups(16);
-    stores_streamed_or_cached(d_.nt && osA % 64 == 0, [&](bool stream, const Label &done) {
-        for (int j = 0; j < 16; ++j) {
-            if (a_partial) {
-                cmp(qword[rsp + s_row_z], j);
-                jle(done, T_NEAR);
+    store_a_rows(a_partial, osA, 0);
+}
+
+// Transposes the 8 x 8 words of every 128-bit lane of zmm x .. x + 7 (row
+// r of a lane in zmm x + r) into zmm y .. y + 7 (zmm y + j = column j of
+// each lane, rows in order), with three unpack stages (words, dwords,
+// qwords); zmm x .. x + 7 are clobbered.
+void reorder_gen_t::word_transpose_8x8(int x, int y) {
+    // y + 2k, y + 2k + 1: columns 0-3 and 4-7 of rows 2k, 2k + 1, pairwise
+    for (int k = 0; k < 4; ++k) {
+        vpunpcklwd(Zmm(y + 2 * k), Zmm(x + 2 * k), Zmm(x + 2 * k + 1));
+        vpunpckhwd(Zmm(y + 2 * k + 1), Zmm(x + 2 * k), Zmm(x + 2 * k + 1));
+    }
+    // x + 4q + m: columns 2m, 2m + 1 of rows 4q .. 4q + 3
+    for (int q = 0; q < 2; ++q)
+        for (int h = 0; h < 2; ++h) {
+            const Zmm a(y + 4 * q + h), b(y + 4 * q + 2 + h);
+            vpunpckldq(Zmm(x + 4 * q + 2 * h), a, b);
+            vpunpckhdq(Zmm(x + 4 * q + 2 * h + 1), a, b);
+        }
+    // y + 2m, y + 2m + 1: columns 2m, 2m + 1 of rows 0 .. 7
+    for (int m = 0; m < 4; ++m) {
+        vpunpcklqdq(Zmm(y + 2 * m), Zmm(x + m), Zmm(x + 4 + m));
+        vpunpckhqdq(Zmm(y + 2 * m + 1), Zmm(x + m), Zmm(x + 4 + m));
+    }
+}
+
+// Stages the src of byte and word tiles whose B src rows are far apart
+// (see gen_byte_tile: rows 2^k bytes apart share an L1 set and evict
+// each other between the A tiles of a line). The first tile of each group
+// of 64 / esz columns (one line of each of the `rows` rows; rax a0, rcx
+// src tile, B rows at row_disp(b) bytes) copies the group to the stack
+// with whole-line loads, and prefetches the lines of the group stage_pf_
+// groups ahead into L2: a tile's rows are on different pages, which the
+// hardware prefetchers do not follow (8192^2 s8 transposes 1.5x). The
+// first group of a call starts the pipeline; the last groups of a call
+// prefetch the first groups of the next call instead (`next_ok`: their
+// displacements fit), which the driver runs on the next B tile (its
+// innermost node): group g + pf - groups of the next B rows, at rcx +
+// 64 pf - esz v0 (8192^2 s8: 1.1-1.25x; the first group of a call waited
+// for its lines). s_stage_ok: the stage holds the current group.
+void reorder_gen_t::stage_src_group(
+        int rows, int esz, const std::function<int64_t(int)> &row_disp, bool next_ok) {
+    const int cols = 64 / esz;
+    Label lkeep, lpf_first, lpf_next, lpf_done;
+    test(rax, cols - 1);
+    jnz(lkeep, T_NEAR);
+    mov(qword[rsp + s_stage_ok], 0);
+    lea(r14, ptr[rax + cols]);
+    cmp(r14, qword[rsp + s_v0]);
+    jg(lkeep, T_NEAR);
+    mov(qword[rsp + s_stage_ok], 1);
+    for (int b = 0; b < rows; ++b) {
+        vmovdqu8(Zmm(b % 16), ptr[rcx + row_disp(b)]);
+        vmovdqa32(ptr[rsp + buf_stage + b * 64], Zmm(b % 16));
+    }
+    test(rax, rax);
+    jz(lpf_first, T_NEAR);
+    lea(r14, ptr[rax + cols * (stage_pf_ + 1)]);
+    cmp(r14, qword[rsp + s_v0]);
+    jg(lpf_next, T_NEAR);
+    for (int b = 0; b < rows; ++b)
+        prefetcht1(ptr[rcx + row_disp(b) + 64 * stage_pf_]);
+    jmp(lpf_done, T_NEAR);
+    L(lpf_next);
+    const int64_t next_b = d_.n[1] * d_.is[1] * esz;
+    if (next_ok) {
+        lea(r14, ptr[rcx + 64 * stage_pf_]);
+        for (int i = 0; i < esz; ++i)
+            sub(r14, qword[rsp + s_v0]);
+        for (int b = 0; b < rows; ++b)
+            prefetcht1(ptr[r14 + row_disp(b) + next_b]);
+    }
+    jmp(lpf_done, T_NEAR);
+    L(lpf_first);
+    for (int g = 1; g <= stage_pf_; ++g) {
+        cmp(qword[rsp + s_v0], cols * (g + 1));
+        jl(lpf_done, T_NEAR);
+        for (int b = 0; b < rows; ++b)
+            prefetcht1(ptr[rcx + row_disp(b) + 64 * g]);
+    }
+    L(lpf_done);
+    L(lkeep);
+}
+
+// A word tile of a 2-byte bit copy: 16 A positions x 32 B lanes. Zmm
+// 8h + i gathers 8 src words (A positions 8h .. 8h + 7) of rows i, 8 + i,
+// 16 + i and 24 + i, one per 128-bit lane; after the in-lane transposes
+// zmm 16 + a is the whole 64-byte dst row of A position a (the 32-bit
+// tiles wrote half lines, 2x the stores, and could not stream them).
+// `a_partial`: fewer than 16 A positions hold values (masked loads, zero
+// columns) and rows up to the stored count are written. rax a0, rcx src
+// tile, rdx dst tile.
+void reorder_gen_t::gen_word_tile(bool a_partial) {
+    const int64_t isB = d_.is[1] * 2, osA = d_.os[0] * 2;
+    // Src bytes of zmm r's 128-bit lane g, relative to `base`.
+    auto piece = [&](int r, int g, int64_t pitch) { return (8 * g + r % 8) * pitch + r / 8 * 16; };
+    Label lload_done, lstage_load;
+    if (wstage_ && !a_partial) {
+        stage_src_group(
+                32, 2, [&](int b) { return b * isB; }, fits32(32 * isB + d_.n[1] * isB));
+        cmp(qword[rsp + s_stage_ok], 0);
+        je(lstage_load, T_NEAR);
+        mov(r13, rax);
+        and_(r13, 31);
+        for (int r = 0; r < 16; ++r) {
+            const Zmm z(r);
+            vmovdqu(Xmm(r), ptr[rsp + r13 * 2 + buf_stage + piece(r, 0, 64)]);
+            for (int g = 1; g < 4; ++g)
+                vinserti32x4(z, z, ptr[rsp + r13 * 2 + buf_stage + piece(r, g, 64)], g);
+        }
+        jmp(lload_done, T_NEAR);
+        L(lstage_load);
+    }
+    if (a_partial) {
+        partial_a_counts();
+        kshiftrw(k2, k1, 8); // A positions 8 .. 15
+    }
+    for (int r = 0; r < 16; ++r) {
+        const Zmm z(r);
+        if (a_partial) {
+            const Opmask &k = r < 8 ? k1 : k2;
+            vmovdqu16(Xmm(r) | k | T_z, ptr[rcx + piece(r, 0, isB)]);
+            for (int g = 1; g < 4; ++g) {
+                vmovdqu16(Xmm(16 + g) | k | T_z, ptr[rcx + piece(r, g, isB)]);
+                vinserti32x4(z, z, Xmm(16 + g), g);
             }
-            const Address to = ptr[rdx + j * osA];
-            stream ? vmovntdq(to, Zmm(j)) : vmovdqu8(to, Zmm(j));
+        } else {
+            vmovdqu(Xmm(r), ptr[rcx + piece(r, 0, isB)]);
+            for (int g = 1; g < 4; ++g)
+                vinserti32x4(z, z, ptr[rcx + piece(r, g, isB)], g);
+        }
+    }
+    L(lload_done);
+    word_transpose_8x8(0, 16);
+    word_transpose_8x8(8, 24);
+    store_a_rows(a_partial, osA, 16);
+}
+
+// Whole B tiles of `lanes` lanes as `tile(a_partial)` (any A count: a
+// partial last A tile masked); B tails and B padding take the 32-bit
+// tiles after them. lb: the next B tile.
+void reorder_gen_t::whole_b_tiles(
+        const Label &lb, int lanes, const std::function<void(bool)> &tile) {
+    Label lrest, lpart;
+    lea(r14, ptr[r15 + lanes]);
+    cmp(r14, qword[rsp + s_v0 + 8]);
+    jg(lrest, T_NEAR);
+    lea(r14, ptr[rax + 16]);
+    cmp(r14, qword[rsp + s_v0]);
+    jg(lpart, T_NEAR);
+    tile(false);
+    add(r15, lanes);
+    jmp(lb, T_NEAR);
+    L(lpart);
+    tile(true);
+    add(r15, lanes);
+    jmp(lb, T_NEAR);
+    L(lrest);
+}
+
+// Word pair tiles (d_.word_pair): 2-byte bit copies to 16-lane blocks
+// whose dst rows are adjacent (nchw -> nChw16c: 32-byte rows), 32 A
+// positions x 16 B lanes, two dst rows per zmm (a whole line). Zmm r of
+// half h holds A positions 16h .. 16h + 15 of rows r and 8 + r; a word
+// permutation puts the even positions of both rows in its low 128-bit
+// lanes and the odd ones in its high lanes, so that after the in-lane
+// 8 x 8 transposes zmm j holds A positions 2j and 2j + 1 of all 16 lanes:
+// dst rows 2j and 2j + 1. Each src line (32 positions) is read by two
+// loads back to back; 16 whole lines are stored (the 32-bit tiles wrote
+// 32-byte rows, cached). rax a0 (a multiple of 32), rcx src tile, rdx dst
+// tile.
+void reorder_gen_t::gen_word_pair_tile() {
+    const int64_t isB = d_.is[1] * 2;
+    const Zmm perm(31);
+    vmovdqu16(perm, ptr[rip + c_wpair_]);
+    for (int h = 0; h < 2; ++h)
+        for (int r = 0; r < 8; ++r) {
+            const Zmm z(8 * h + r);
+            vmovdqu(Ymm(8 * h + r), ptr[rcx + r * isB + 32 * h]);
+            vinserti64x4(z, z, ptr[rcx + (8 + r) * isB + 32 * h], 1);
+            vpermw(z, perm, z);
+        }
+    word_transpose_8x8(0, 16);
+    word_transpose_8x8(8, 24); // zmm 31 (perm) is free now
+    stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
+        for (int j = 0; j < 16; ++j) {
+            const Address to = ptr[rdx + j * 64];
+            const Zmm v(16 + j);
+            stream ? vmovntdq(to, v) : vmovdqu16(to, v);
         }
     });
+}
+
+// Whole 32-position A tiles of a whole 16-lane B tile as word pair tiles;
+// the second 16-position A tile of each is done then. Others (A tails and
+// padding) take the 32-bit tiles after them. lb: the next B tile.
+void reorder_gen_t::word_pair_tiles(const Label &lb) {
+    Label lrest, lfirst;
+    lea(r14, ptr[r15 + 16]);
+    cmp(r14, qword[rsp + s_v0 + 8]);
+    jg(lrest, T_NEAR);
+    test(rax, 16);
+    jz(lfirst, T_NEAR);
+    // the second half of a pair tile at rax - 16 (taken when rax + 16 <= v0)
+    lea(r14, ptr[rax + 16]);
+    cmp(r14, qword[rsp + s_v0]);
+    jg(lrest, T_NEAR);
+    add(r15, 16);
+    jmp(lb, T_NEAR);
+    L(lfirst);
+    lea(r14, ptr[rax + 32]);
+    cmp(r14, qword[rsp + s_v0]);
+    jg(lrest, T_NEAR);
+    gen_word_pair_tile();
+    add(r15, 16);
+    jmp(lb, T_NEAR);
+    L(lrest);
 }
 
 // An interleave of one A position, its folded groups of in_n contiguous
@@ -1768,25 +1961,9 @@ void reorder_gen_t::gen_transpose() {
         add(rdi, r14);
         add(rdi, r11);
     }
-    if (d_.byte_tile) {
-        // Whole 64-lane B tiles as byte tiles (any A count); B tails and
-        // B padding take the 32-bit tiles below.
-        Label ldword, lpart;
-        lea(r14, ptr[r15 + 64]);
-        cmp(r14, qword[rsp + s_v0 + 8]);
-        jg(ldword, T_NEAR);
-        lea(r14, ptr[rax + 16]);
-        cmp(r14, qword[rsp + s_v0]);
-        jg(lpart, T_NEAR);
-        gen_byte_tile(false);
-        add(r15, 64);
-        jmp(lb, T_NEAR);
-        L(lpart);
-        gen_byte_tile(true);
-        add(r15, 64);
-        jmp(lb, T_NEAR);
-        L(ldword);
-    }
+    if (d_.byte_tile) whole_b_tiles(lb, 64, [&](bool a_partial) { gen_byte_tile(a_partial); });
+    if (d_.word_tile) whole_b_tiles(lb, 32, [&](bool a_partial) { gen_word_tile(a_partial); });
+    if (d_.word_pair) word_pair_tiles(lb);
     if (rows_) {
         // A whole row of lanes with every A position a value: the row
         // tiles; the rest (edges, padding) the tiles below.
@@ -2031,9 +2208,9 @@ void reorder_gen_t::gen_scalar() {
 }
 
 void reorder_gen_t::generate() {
-    preamble(stage_ || rows_    ? stack_bytes_stage
-             : d_.dst_stage_row ? buf_stage + dst_stage_bytes
-                                : stack_bytes);
+    preamble(stage_ || rows_ || wstage_ ? stack_bytes_stage
+             : d_.dst_stage_row         ? buf_stage + dst_stage_bytes
+                                        : stack_bytes);
     mov(r8, ptr[rdi + offsetof(jit_call_args_t, src)]);
     mov(r9, ptr[rdi + offsetof(jit_call_args_t, dst)]);
     mov(r10, ptr[rdi + offsetof(jit_call_args_t, src_scales)]);
@@ -2351,6 +2528,48 @@ int jit_narrow_rows(const jit_reorder_desc_t &d) {
     return L;
 }
 
+bool jit_word_tiles(cpu_isa_t isa, const plan_t &p) {
+    return isa == cpu_isa_t::avx512_core && p.bit_copy && data_type_size(p.sdt) == 2
+           && data_type_size(p.ddt) == 2;
+}
+
+// Far B src rows (a page or more apart) are staged a 32-column group at a
+// time, which needs one B tile per call (bf16 ab -> ba 8192^2: 16% ->
+// ~50% of a streaming copy single-thread; 64 rows per call: the same, 128:
+// 30%, their lines 16 KiB apart overflow the L2 sets). Near rows (128 B
+// and more: nhwc -> nchw) of large problems take one B tile per call too:
+// the call's src block is then 32 rows read along their length (C = 256:
+// 53% -> 72%, C = 96: 34% -> 60%); in the caches the calls would be too
+// short (C = 64, 16 MB: 60% -> 40%).
+void jit_word_tile_params(cpu_isa_t isa, const plan_t &p, kernel_plan_params_t &prm) {
+    if (!jit_word_tiles(isa, p) || p.nodes.empty()) return;
+    const node_t &inner = p.nodes.back();
+    const dim_t row = inner.is * 2;
+    const bool big = size_t(p.nelems()) * 4 >= nt_threshold_bytes;
+    if (inner.os == 1 && (row >= 4096 || (row >= 128 && big))) {
+        prm.tile_b = 32;
+        prm.tile_b_max = true;
+    }
+}
+
+namespace {
+
+// desc.word_tile: transposes (not interleaves) of 2-byte bit copies with at
+// least one whole 32-lane B tile, on the zmm tiles (jit_word_tiles).
+bool word_tile_desc(const jit_reorder_desc_t &d, const plan_t &p) {
+    return jit_word_tiles(d.isa, p) && d.strategy == kernel_strategy_t::transpose && d.in_n == 1
+           && d.n[1] >= 32 && fits32(32 * 2 * d.is[1]) && fits32(16 * 2 * d.os[0]);
+}
+
+// desc.word_pair: 2-byte bit-copy transposes to 16-lane blocks whose dst
+// rows are adjacent (nchw -> nChw16c), A of at least 32 positions.
+bool word_pair_desc(const jit_reorder_desc_t &d, const plan_t &p) {
+    return jit_word_tiles(d.isa, p) && d.strategy == kernel_strategy_t::transpose && d.in_n == 1
+           && d.n[1] == 16 && d.os[0] == 16 && d.n[0] >= 32 && fits32(16 * 2 * d.is[1]);
+}
+
+} // namespace
+
 bool jit_comp_in_kernel(const plan_t &p, const kernel_plan_t &kp) {
     if (!p.s8s8_comp && !p.zp_comp) return false;
     if (kp.strategy != kernel_strategy_t::transpose && kp.strategy != kernel_strategy_t::interleave)
@@ -2433,6 +2652,8 @@ void jit_reorder_desc_init(
     // Half lines far apart are 2x slower than cached stores on Zen 4;
     // adjacent halves are 1.6x faster (nchw -> nChw8c, 134 MB).
     if (d.isa != cpu_isa_t::avx512_core && !ymm_lines_streamable(d)) d.nt = false;
+    d.word_tile = word_tile_desc(d, p);
+    d.word_pair = word_pair_desc(d, p);
     d.pf_b = near_rows_prefetch(d, p, kp);
     d.b_outer = d.pf_b != 0;
     d.nloops = (int)kp.loops.size();

@@ -11,7 +11,10 @@
 //               32-bit lanes; 8- and 16-bit elements are widened on load
 //               and narrowed on store, so every type pair shares the tile;
 //               1-byte bit copies run whole 64-lane B tiles as byte tiles
-//               on AVX-512 (16x16 bytes per 128-bit lane, vpunpck*), and
+//               on AVX-512 (16x16 bytes per 128-bit lane, vpunpck*),
+//               2-byte bit copies whole 32-lane B tiles as word tiles
+//               (8x8 words per 128-bit lane) and 16-lane blocks of
+//               adjacent dst rows as word pair tiles, and
 //               AVX2 moves a partial last A tile back to a full one;
 //               the compensation of int8 weights is summed in the kernel
 //               (per lane, or per 4-lane group on byte tiles);
@@ -73,6 +76,13 @@ struct jit_reorder_desc_t {
     // 1-byte bit copies (transpose, interleave): full tiles as byte tiles,
     // 16 A rows x 16*G lanes, G = 4 (zmm) or 2 (ymm) rows per register.
     bool byte_tile;
+    // 2-byte bit copies (transpose, AVX-512): whole 32-lane B tiles as word
+    // tiles, 16 A rows x 32 lanes, each dst row one 64-byte line (see
+    // jit_word_tiles).
+    bool word_tile;
+    // ... and 16-lane B tiles whose dst rows are adjacent (nChw16c): word
+    // pair tiles, 32 A rows x 16 lanes, two dst rows per 64-byte line.
+    bool word_pair;
     // Tiles in B-outer order (B tiles outer, A tiles inner), and the byte
     // distance of the L2 prefetch of each full tile's src rows (0: none).
     bool b_outer;
@@ -161,6 +171,15 @@ int jit_narrow_rows(const jit_reorder_desc_t &d);
 // The B lanes (dst-contiguous) a transpose of `p` wants per call for
 // jit_narrow_rows on `isa` (0: the usual split): a whole dst line.
 dim_t jit_narrow_rows_lanes(cpu_isa_t isa, const plan_t &p);
+
+// Whether 2-byte bit copies (bf16, f16, s16, u16) on `isa` run their
+// transposes on word tiles (AVX-512).
+bool jit_word_tiles(cpu_isa_t isa, const plan_t &p);
+
+// The kernel plan of word tiles: one 32-lane B tile per call when the B
+// src rows are a page or more apart (staged), or 128 B or more in a large
+// problem.
+void jit_word_tile_params(cpu_isa_t isa, const plan_t &p, kernel_plan_params_t &prm);
 
 inline int64_t jit_comp_lanes(const kernel_plan_t &kp) {
     return (kp.micro[1].n * kp.micro[1].in_n + 63) / 64 * 64;

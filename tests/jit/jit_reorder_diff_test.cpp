@@ -1064,6 +1064,128 @@ TEST(jit_reorder, ByteTilesAndShiftedTiles) {
     }
 }
 
+// 2-byte bit copies as word tiles (AVX-512: 16 A positions x 32 B lanes,
+// partial A counts masked, B tails and padded lanes on 32-bit tiles; AVX2
+// keeps the 32-bit tiles): sizes around both tile edges, odd strides,
+// padded A and B, long A runs (staged 32-column groups, then a partial
+// group and a partial tile), 16-lane blocks (word pair tiles), every
+// 2-byte type, and large problems whose
+// whole-line dst rows stream. The desc must take word tiles on AVX-512
+// only, and (AVX-512) one 32-lane B tile per call where the B src rows are
+// a page or more apart, or, large, 128 B or more (jit_word_tile_params).
+TEST(jit_reorder, WordTiles) {
+    int n = 0;
+    auto b_per_call = [](const jit_case_t &c, cpu_isa_t isa) {
+        plan_t p;
+        case_plan(c, p);
+        std::string name, kplan;
+        x64::jit_reorder_accept(p, isa, name, &kplan);
+        const size_t at = kplan.find(" B[");
+        return at == std::string::npos ? -1 : std::stol(kplan.substr(at + 3));
+    };
+    auto desc_of = [](const jit_case_t &c, cpu_isa_t isa, x64::jit_reorder_desc_t &d) {
+        plan_t p;
+        ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
+        kernel_plan_t kp;
+        ASSERT_EQ(kernel_plan_create(kp, p, x64::jit_plan_params(isa, p)), status_t::success);
+        x64::jit_reorder_desc_init(d, isa, p, kp);
+    };
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        const bool z = isa == cpu_isa_t::avx512_core;
+        for (data_type_t dt : { relayout_bf16, relayout_f16, relayout_s16, relayout_u16 }) {
+            // ab -> ba of m x k: plain (v = 0), with odd strides on both
+            // sides (1), padded A (16b) and B (32a: 2, 64a: 3) blocks.
+            auto ab_ba = [&](dim_t m, dim_t k, int v) {
+                jit_case_t c;
+                c.dims = { m, k };
+                c.sdt = c.ddt = dt;
+                c.stag = "ab";
+                c.dtag = v < 2 ? "ba" : v == 2 ? "BA16b32a" : "BA16b64a";
+                if (v == 1) c.sstrides = { k + 3, 1 }, c.dstrides = { 1, m + 5 };
+                return c;
+            };
+            for (dim_t m : { 1, 16, 31, 32, 33, 63, 64, 65, 97 })
+                for (dim_t k : { 1, 7, 8, 9, 15, 16, 17, 31, 33 })
+                    for (int v = 0; v < 4; ++v)
+                        EXPECT_TRUE(run_jit_case(ab_ba(m, k, v), isa, nullptr, ++n));
+            // Long A runs under whole 32-lane B tiles: staged groups, then a
+            // partial group and a partial tile (A = 1000 = 992 + 8).
+            for (dim_t m : { 32, 64, 65 }) {
+                x64::jit_reorder_desc_t d;
+                ASSERT_NO_FATAL_FAILURE(desc_of(ab_ba(m, 1000, 0), isa, d));
+                EXPECT_EQ(d.word_tile, z) << m;
+                for (int v = 0; v < 2; ++v)
+                    EXPECT_TRUE(run_jit_case(ab_ba(m, 1000, v), isa, nullptr, ++n));
+            }
+        }
+        // 16-lane blocks, dst rows adjacent (nChw16c): word pair tiles of
+        // 32 A positions, A tails and padded channels on 32-bit tiles; odd
+        // channel strides.
+        for (dim_t C : { 16, 17, 32, 45 })
+            for (auto hw : { std::make_pair(1, 31), std::make_pair(2, 16), std::make_pair(3, 11),
+                         std::make_pair(5, 13), std::make_pair(4, 16), std::make_pair(1, 65),
+                         std::make_pair(7, 7), std::make_pair(1, 63) }) {
+                jit_case_t c;
+                c.dims = { 2, C, hw.first, hw.second };
+                c.sdt = c.ddt = relayout_bf16;
+                c.stag = "nchw";
+                c.dtag = "nChw16c";
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                x64::jit_reorder_desc_t d;
+                ASSERT_NO_FATAL_FAILURE(desc_of(c, isa, d));
+                EXPECT_EQ(d.word_pair, z && hw.first * hw.second >= 32) << c.str();
+                const dim_t HW = hw.first * hw.second;
+                c.sstrides = { C * (HW + 3) + 5, HW + 3, hw.second, 1 };
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            }
+        // Past the streaming threshold: whole 64-byte rows streamed (far
+        // rows staged; near rows; blocked src), with A and B edges.
+        for (auto dims : { std::vector<dim_t>{ 4096, 3200 }, std::vector<dim_t>{ 4095, 3217 } }) {
+            jit_case_t c;
+            c.dims = dims;
+            c.sdt = c.ddt = relayout_bf16;
+            c.stag = "ab";
+            c.dtag = "ba";
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            EXPECT_EQ(b_per_call(c, isa), z ? 32 : 16) << c.str();
+        }
+        for (auto tags : { std::make_pair("nchw", "nhwc"), std::make_pair("nhwc", "nchw"),
+                     std::make_pair("nChw16c", "nchw"), std::make_pair("nchw", "nChw16c") }) {
+            jit_case_t c;
+            c.dims = { 4, 66, 256, 193 };
+            c.sdt = c.ddt = relayout_f16;
+            c.stag = tags.first;
+            c.dtag = tags.second;
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            x64::jit_reorder_desc_t d;
+            ASSERT_NO_FATAL_FAILURE(desc_of(c, isa, d));
+            EXPECT_EQ(d.word_tile || d.word_pair, z) << c.str();
+            EXPECT_EQ(d.nt, z) << c.str();
+            if (z && c.stag != "nChw16c" && c.dtag != "nChw16c") {
+                EXPECT_EQ(b_per_call(c, isa), 32) << c.str();
+            }
+        }
+        // Far rows (4 KiB apart) in the caches: one B tile per call too.
+        jit_case_t f;
+        f.dims = { 96, 2048 };
+        f.sdt = f.ddt = relayout_u16;
+        f.stag = "ab";
+        f.dtag = "ba";
+        EXPECT_TRUE(run_jit_case(f, isa, nullptr, ++n));
+        EXPECT_EQ(b_per_call(f, isa), z ? 32 : 16) << f.str();
+        // Near rows in the caches keep their longer calls (C = 64: rows of
+        // 128 B).
+        jit_case_t c;
+        c.dims = { 2, 64, 33, 35 };
+        c.sdt = c.ddt = relayout_bf16;
+        c.stag = "nhwc";
+        c.dtag = "nchw";
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        EXPECT_GT(b_per_call(c, isa), 32) << c.str();
+    }
+}
+
 // Interleaves whose call covers a row of 64 lanes (4i16o4i: 16 o x 4 i) on
 // AVX-512 run the four 16-lane tiles of the row unrolled ("row tiles");
 // s8 / u8 dsts of scales constant along A convert each src row first and
