@@ -87,6 +87,10 @@ struct jit_reorder_desc_t {
     // distance of the L2 prefetch of each full tile's src rows (0: none).
     bool b_outer;
     int64_t pf_b;
+    // Far B src rows of large 4-byte bit copies, B = 32 per call (see
+    // jit_far_rows_pair): the byte distance of the L2 prefetch of each
+    // full tile's src rows along A (0: none).
+    int64_t pf_row;
     // Transposes whose call reads one contiguous src block (blocked src:
     // OIhw16i16o -> oihw) and whose next call reads the block after it:
     // each full tile prefetches the next tile's worth of lines, in order,
@@ -180,6 +184,14 @@ bool jit_word_tiles(cpu_isa_t isa, const plan_t &p);
 // src rows are a page or more apart (staged), or 128 B or more in a large
 // problem.
 void jit_word_tile_params(cpu_isa_t isa, const plan_t &p, kernel_plan_params_t &prm);
+// Large AVX-512 4-byte bit-copy transposes whose dst rows (A positions)
+// are 1 KiB or more apart: when their B src rows are a page or more apart
+// too (ab -> ba, nchw -> nhwc from 256 channels), the planner gives them
+// B = 32 rows per call (two tiles: each dst row gets two whole lines at a
+// time, half the dst page visits per line) and the tiles prefetch their
+// src rows along A into L2 (desc.pf_row). Only whether the pair
+// qualifies; the caller knows whether the src rows are far.
+bool jit_far_rows_pair(cpu_isa_t isa, const plan_t &p);
 
 inline int64_t jit_comp_lanes(const kernel_plan_t &kp) {
     return (kp.micro[1].n * kp.micro[1].in_n + 63) / 64 * 64;

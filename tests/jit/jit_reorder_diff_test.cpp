@@ -520,6 +520,60 @@ TEST(jit_reorder, PairA) {
     }
 }
 
+// Large 4-byte bit-copy transposes whose B src rows are a page or more
+// apart and dst rows 1 KiB or more apart (ab -> ba, nchw -> nhwc from
+// 256 channels): AVX-512 takes B = 32 rows per call (two tiles) and an L2
+// prefetch of each full tile's src rows along A
+// (jit_far_rows_pair, jit_reorder_desc_t::pf_row). Odd extents give A and
+// B edge tiles (a call of 32 rows whose second tile is partial, calls of
+// fewer than 16 rows), padded strides leave calls whose dst is not
+// line-aligned (the cached stores); s32 and f32, and a per-channel scale
+// (a conversion: not the rule). Bit-exact; the plan and the desc must take
+// the rule on AVX-512 bit copies only.
+TEST(jit_reorder, FarSrcRowsPairsPrefetch) {
+    struct far_case_t {
+        std::vector<dim_t> dims;
+        const char *stag, *dtag;
+        std::vector<dim_t> sstrides, dstrides;
+        bool rule; // dst rows 1 KiB or more apart
+    };
+    const std::vector<far_case_t> cases = {
+        { { 3001, 2200 }, "ab", "ba", {}, {}, true }, { { 2200, 3001 }, "ba", "ab", {}, {}, true },
+        { { 3001, 2203 }, "", "", { 2209, 1 }, { 1, 3011 }, true },
+        { { 2, 259, 131, 133 }, "nchw", "nhwc", {}, {}, true },
+        { { 3, 67, 257, 259 }, "nchw", "nhwc", {}, {}, false }, // dst rows 268 B apart
+    };
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (const auto &fc : cases)
+            for (data_type_t dt : { relayout_f32, relayout_s32 })
+                for (int mask : { -1, 1 }) {
+                    if (mask >= 0 && dt != relayout_f32) continue;
+                    jit_case_t c;
+                    c.dims = fc.dims;
+                    c.sdt = c.ddt = dt;
+                    c.stag = fc.stag;
+                    c.dtag = fc.dtag;
+                    c.sstrides = fc.sstrides;
+                    c.dstrides = fc.dstrides;
+                    c.src_scale_mask = mask;
+                    EXPECT_TRUE(run_jit_case(c, isa));
+                    if (mask >= 0) continue;
+                    plan_t p;
+                    ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
+                    kernel_plan_t kp;
+                    ASSERT_EQ(kernel_plan_create(kp, p, x64::jit_plan_params(isa, p)),
+                            status_t::success);
+                    x64::jit_reorder_desc_t d;
+                    x64::jit_reorder_desc_init(d, isa, p, kp);
+                    const bool z = isa == cpu_isa_t::avx512_core && fc.rule;
+                    EXPECT_EQ(kp.micro[1].n, z ? 32 : 16) << c.str();
+                    EXPECT_EQ(d.pf_row, z ? 256 : 0) << c.str();
+                    EXPECT_FALSE(d.b_outer) << c.str();
+                }
+    }
+}
+
 // Large f32 nhwc -> nchw (B src rows 128 B to under a page apart, A of 32
 // positions or more): AVX-512 tiles in B-outer order with an L2 prefetch of
 // the next B tile's rows (jit_reorder_desc_t::b_outer, pf_b). Odd channel
