@@ -99,6 +99,11 @@ struct jit_reorder_desc_t {
     // prefetch of each src line (the next call but one), 0: none. See
     // jit_flat_a_prefetch.
     dim_t flat_pf;
+    // AVX2 transposes of a large 4-byte dst whose rows are whole lines
+    // apart: full tiles of 8 A rows x 16 B lanes (two 8x8 transposes), so
+    // that each dst row is one whole 64-byte line, streamed. See
+    // jit_ymm_b16_tiles.
+    bool ymm_b16;
     int nloops;
     dim_t loop_n[max_loops], loop_is[max_loops], loop_os[max_loops], loop_ss[max_loops],
             loop_ds[max_loops];
@@ -134,6 +139,11 @@ dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d);
 // desc.flat_pf (0: none): flattened tiles of a large problem (streamed
 // dst) whose next call reads the next flat_a elements of the same rows.
 dim_t jit_flat_a_prefetch(const jit_reorder_desc_t &d, const kernel_plan_t &kp);
+// desc.ymm_b16 of a transpose: AVX2 (not a zmm problem on the ymm tile),
+// 4-byte dst, streamed, B of 16 lanes or more, dst rows whole lines apart,
+// no sum or compensation.
+bool jit_ymm_b16_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa);
+
 inline int64_t jit_comp_lanes(const kernel_plan_t &kp) {
     return (kp.micro[1].n * kp.micro[1].in_n + 63) / 64 * 64;
 }
