@@ -1133,6 +1133,40 @@ TEST(jit_reorder, YmmB16Tiles) {
     EXPECT_FALSE(desc_of(c, isa).ymm_b16) << c.str();
 }
 
+// AVX2 8x16 tiles whose B src rows are near (nhwc -> nchw, nChw32c ->
+// nchw): calls without edges run B-outer with an L2 prefetch of the next
+// B tile (desc.ymm_b16_pf); calls with edges (hw = 40000: the last B
+// block of each image) the A-outer tiles. Bit-exact with scales along A
+// and along B, a zero point and an s32 dst; only for whole 8-row A tiles.
+TEST(jit_reorder, YmmB16NearRowsBOuter) {
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
+    jit_case_t c;
+    c.dims = { 4, 64, 250, 160 };
+    c.stag = "nhwc";
+    c.dtag = "nchw";
+    EXPECT_EQ(desc_of(c, isa).ymm_b16_pf, 16 * 64 * 4) << c.str();
+    EXPECT_EQ(desc_of(c, cpu_isa_t::avx512_core).ymm_b16_pf, 0) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa));
+    c.src_scale_mask = 2; // along A: broadcast per dst row
+    c.ddt = relayout_s32;
+    c.dst_zp = 7;
+    EXPECT_TRUE(run_jit_case(c, isa));
+    c.src_scale_mask = 12; // along B (h, w): vectors
+    c.ddt = relayout_f32;
+    c.dst_zp = 0;
+    EXPECT_TRUE(run_jit_case(c, isa));
+    c.src_scale_mask = -1;
+    c.dims = { 4, 96, 256, 160 };
+    c.stag = "nChw32c";
+    EXPECT_EQ(desc_of(c, isa).ymm_b16_pf, 16 * 32 * 4) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa));
+    // A of 68 channels (a shifted last A tile; B = 480): A-outer only.
+    c.dims = { 4, 68, 250, 160 };
+    c.stag = "nhwc";
+    EXPECT_EQ(desc_of(c, isa).ymm_b16_pf, 0) << c.str();
+}
+
 } // namespace
 } // namespace test
 } // namespace impl
