@@ -503,6 +503,8 @@ private:
     void hoist_invariants();
     void gen_transpose();
     void gen_transpose_flat();
+    void gen_ymm_b16_tile(int64_t osA, int64_t ssA, int64_t dsA);
+    void gen_ymm_b16_outer();
     void gen_lanes();
     bool lanes_tile() const;
     void gen_scalar();
@@ -1981,6 +1983,21 @@ void reorder_gen_t::gen_transpose() {
         L(lno);
     }
     if (d_.narrow_rows) gen_narrow_rows(TA, lb);
+    if (d_.ymm_b16) {
+        // Two full 8x8 tiles side by side (lanes r15 .. r15 + 15): each
+        // dst row one whole line. B's last lanes take the tiles below.
+        Label lno;
+        lea(r14, ptr[r15 + 2 * T]);
+        cmp(r14, qword[rsp + s_v0 + 8]);
+        jg(lno, T_NEAR);
+        lea(r14, ptr[rax + T]);
+        cmp(r14, qword[rsp + s_v0]);
+        jg(lno, T_NEAR);
+        gen_ymm_b16_tile(osA, ssA, dsA);
+        add(r15, 2 * T);
+        jmp(lb, T_NEAR);
+        L(lno);
+    }
     // Full tile: every position a value.
     lea(r14, ptr[rax + TA]);
     cmp(r14, qword[rsp + s_v0]);
@@ -2143,6 +2160,81 @@ void reorder_gen_t::gen_transpose() {
     }
 }
 
+// AVX2 tiles of 8 A rows x 16 B lanes (d_.ymm_b16, see
+// jit_ymm_b16_tiles): the left 8x8 tile's rows wait on the stack while the
+// right one is transposed, then each dst row is written as one whole
+// 64-byte line, two stores back to back (streamed: a write-combining
+// buffer fills at once; half lines far apart cost 2x streamed and a
+// read-for-ownership each cached).
+void reorder_gen_t::gen_ymm_b16_tile(int64_t osA, int64_t ssA, int64_t dsA) {
+    const int64_t isB = d_.is[1] * ssz_;
+    for (int h = 0; h < 2; ++h) {
+        for (int b = 0; b < 8; ++b)
+            load_lanes(b, ptr[rcx + (8 * h + b) * isB], nullptr, d_.sdt);
+        prefetch_ahead_tile();
+        transpose_tile();
+        for (int a = 0; a < 8; ++a) {
+            if (value_path())
+                compute(a, lane_src_t{ ptr[rdx + a * osA + 32 * h],
+                                   ptr[rsi + a * ssA + 32 * h * d_.ss[1]],
+                                   ptr[rdi + a * dsA + 32 * h * d_.ds[1]], nullptr });
+            if (h == 0) vmovups(ptr[rsp + buf_stage + 32 * a], Ymm(a));
+        }
+    }
+    stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
+        const Ymm t(tb_);
+        for (int a = 0; a < 8; ++a) {
+            const Address lo = ptr[rdx + a * osA], hi = ptr[rdx + a * osA + 32];
+            vmovups(t, ptr[rsp + buf_stage + 32 * a]);
+            stream ? vmovntps(lo, t) : vmovups(lo, t);
+            stream ? vmovntps(hi, Ymm(a)) : vmovups(hi, Ymm(a));
+        }
+    });
+}
+
+// Calls of 8x16 tiles without edges whose B src rows are near
+// (d_.ymm_b16_pf): B tiles outer, so that each src row is read along its
+// length, and every tile prefetches the same lines of the next B tile's
+// rows into L2 (the hardware prefetchers do not fetch the call's block,
+// rows of at most a page, ahead in time).
+void reorder_gen_t::gen_ymm_b16_outer() {
+    begin_b_tiles();
+    const int64_t isB = d_.is[1] * ssz_, osA = d_.os[0] * dsz_;
+    const int64_t ssA = d_.ss[0] * 4, dsA = d_.ds[0] * 4;
+    Label lb, la;
+    xor_(r15, r15);
+    L(lb);
+    xor_(rax, rax);
+    L(la);
+    imul(rcx, r15, (int)isB);
+    add(rcx, r8);
+    lea(rcx, ptr[rcx + rax * ssz_]);
+    imul(rdx, rax, (int)osA);
+    add(rdx, r9);
+    lea(rdx, ptr[rdx + r15 * dsz_]);
+    if (d_.src_scale) {
+        imul(rsi, r15, (int)(d_.ss[1] * 4));
+        imul(r14, rax, (int)ssA);
+        add(rsi, r14);
+        add(rsi, r10);
+    }
+    if (d_.dst_scale) {
+        imul(rdi, r15, (int)(d_.ds[1] * 4));
+        imul(r14, rax, (int)dsA);
+        add(rdi, r14);
+        add(rdi, r11);
+    }
+    for (int b = 0; b < 16; ++b)
+        prefetcht1(ptr[rcx + b * isB + d_.ymm_b16_pf]);
+    gen_ymm_b16_tile(osA, ssA, dsA);
+    add(rax, 8);
+    cmp(rax, (int)d_.n[0]);
+    jl(la, T_NEAR);
+    add(r15, 16);
+    cmp(r15, (int)d_.n[1]);
+    jl(lb, T_NEAR);
+}
+
 // Flattened short-A tiles (d_.flat_a, see jit_flat_a_tiles): each of the
 // call's B src rows is flat_a contiguous elements (A under the baked
 // loop), read as flat_a / 16 full vectors; flattened position k is A
@@ -2213,6 +2305,7 @@ void reorder_gen_t::gen_scalar() {
 void reorder_gen_t::generate() {
     preamble(stage_ || rows_ || wstage_ ? stack_bytes_stage
              : d_.dst_stage_row         ? buf_stage + dst_stage_bytes
+             : d_.ymm_b16               ? buf_stage + 8 * 32
                                         : stack_bytes);
     mov(r8, ptr[rdi + offsetof(jit_call_args_t, src)]);
     mov(r9, ptr[rdi + offsetof(jit_call_args_t, dst)]);
@@ -2261,6 +2354,14 @@ void reorder_gen_t::generate() {
         }
     };
     Label lflat_done;
+    if (d_.ymm_b16_pf) {
+        // Whole calls (A and B whole tiles) take the B-outer 8x16 tiles.
+        Label lgeneric;
+        unless_whole_call(lgeneric);
+        baked_loops(d_.nloops, [&] { gen_ymm_b16_outer(); });
+        jmp(lflat_done, T_NEAR);
+        L(lgeneric);
+    }
     if (d_.pair_a) {
         // Whole calls take the A pairs.
         Label lgeneric;
@@ -2321,6 +2422,39 @@ bool ymm_lines_streamable(const jit_reorder_desc_t &d) {
                       || d.strategy == kernel_strategy_t::interleave;
     return tile && data_type_size(d.ddt) == 4 && d.os[0] == 8;
 }
+
+} // namespace
+
+// nchw -> nhwc, nhwc -> nchw, ab -> ba, nchw <-> nChw16c on AVX2: the 8x8
+// tile's dst rows are half lines; a line's halves come from two tiles, far
+// apart in time when streamed (2x slower than cached there), so these
+// stayed cached. Two tiles side by side write whole lines.
+bool jit_ymm_b16_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa) {
+    if (isa != cpu_isa_t::avx2 || d.isa != cpu_isa_t::avx2) return false;
+    if (d.strategy != kernel_strategy_t::transpose || !d.nt || d.byte_tile || d.in_n != 1)
+        return false;
+    if (d.comp_lanes || d.beta != 0.f || data_type_size(d.ddt) != 4) return false;
+    const int64_t ssz = (int64_t)data_type_size(d.sdt);
+    return d.n[1] >= 16 && d.os[1] == 1 && d.os[0] * 4 % 64 == 0 && fits32(16 * d.is[1] * ssz)
+           && fits32(8 * d.os[0] * 4);
+}
+
+// Near B src rows on AVX2 (see near_rows_prefetch for AVX-512): f32
+// 16xCx64x64, single-thread, % of a streaming copy, A-outer 8x16 tiles ->
+// B-outer with the prefetch: nhwc -> nchw C = 96: 52 -> 90, 256: 68 -> 90,
+// 512: 65 -> 79, C = 32: 75 -> 73 (noise); nChw32c -> nchw 52 -> 101.
+int64_t jit_ymm_b16_near_rows(const jit_reorder_desc_t &d, const kernel_plan_t &kp) {
+    if (!d.ymm_b16 || d.in_n != 1 || data_type_size(d.sdt) != 4) return 0;
+    const kloop_t &A = kp.micro[0], &B = kp.micro[1];
+    const int64_t row = B.is * 4;
+    if (row < 128 || row >= 4096 || A.total < 32 || A.n % 8 != 0 || B.n % 16 != 0) return 0;
+    static const int groups = getenv_int("RELAYOUT_JIT_PF_GROUPS", 1);
+    static const int on = getenv_int("RELAYOUT_JIT_AVX2_NEAR", 1);
+    const int64_t pf = groups * 16 * row;
+    return on && groups > 0 && fits32(pf + 16 * row) ? pf : 0;
+}
+
+namespace {
 
 // Large AVX-512 transposes of 4-byte elements whose B src rows are near
 // (128 B to under a page apart: nhwc -> nchw with 32 to 1023 channels,
@@ -2681,7 +2815,8 @@ void jit_reorder_desc_init(
     // fill a line back to back (an 8x8 f32 tile whose rows are adjacent).
     // Half lines far apart are 2x slower than cached stores on Zen 4;
     // adjacent halves are 1.6x faster (nchw -> nChw8c, 134 MB).
-    if (d.isa != cpu_isa_t::avx512_core && !ymm_lines_streamable(d)) d.nt = false;
+    d.ymm_b16 = jit_ymm_b16_tiles(d, isa);
+    if (d.isa != cpu_isa_t::avx512_core && !ymm_lines_streamable(d) && !d.ymm_b16) d.nt = false;
     d.word_tile = word_tile_desc(d, p);
     d.word_pair = word_pair_desc(d, p);
     d.pf_b = near_rows_prefetch(d, p, kp);
@@ -2717,6 +2852,8 @@ void jit_reorder_desc_init(
     if (!d.dst_stage_row)
         for (int l = 0; l < d.nloops; ++l)
             if (d.loop_os[l] * dsz % 64 != 0) d.nt = false;
+    if (!d.nt || d.b_outer) d.ymm_b16 = false; // cached: the 8x8 tiles complete the lines too
+    d.ymm_b16_pf = jit_ymm_b16_near_rows(d, kp);
 }
 
 status_t jit_reorder_desc_check(const jit_reorder_desc_t &d) {

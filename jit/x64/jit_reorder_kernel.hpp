@@ -127,6 +127,16 @@ struct jit_reorder_desc_t {
     // transpose, whole lines of two positions (narrow_pf: the L2 prefetch
     // along A). See jit_pair_a.
     bool pair_a;
+    // AVX2 transposes of a large 4-byte dst whose rows are whole lines
+    // apart: full tiles of 8 A rows x 16 B lanes (two 8x8 transposes), so
+    // that each dst row is one whole 64-byte line, streamed. See
+    // jit_ymm_b16_tiles.
+    bool ymm_b16;
+    // ... whose B src rows are near (nhwc -> nchw): calls without edges
+    // run those tiles B-outer, each prefetching the same lines of the next
+    // B tile's rows this many bytes ahead into L2 (0: none). See
+    // jit_ymm_b16_near_rows.
+    int64_t ymm_b16_pf;
     int nloops;
     dim_t loop_n[max_loops], loop_is[max_loops], loop_os[max_loops], loop_ss[max_loops],
             loop_ds[max_loops];
@@ -192,6 +202,15 @@ void jit_word_tile_params(cpu_isa_t isa, const plan_t &p, kernel_plan_params_t &
 // src rows along A into L2 (desc.pf_row). Only whether the pair
 // qualifies; the caller knows whether the src rows are far.
 bool jit_far_rows_pair(cpu_isa_t isa, const plan_t &p);
+// desc.ymm_b16 of a transpose: AVX2 (not a zmm problem on the ymm tile),
+// 4-byte dst, streamed, B of 16 lanes or more, dst rows whole lines apart,
+// no sum or compensation.
+bool jit_ymm_b16_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa);
+
+// desc.ymm_b16_pf (0: none): 8x16 tiles of 4-byte srcs whose B rows are
+// 128 B to under 4 KiB apart, A of 32 positions or more, the call's A a
+// whole number of 8-row tiles and B of 16-lane ones.
+int64_t jit_ymm_b16_near_rows(const jit_reorder_desc_t &d, const kernel_plan_t &kp);
 
 inline int64_t jit_comp_lanes(const kernel_plan_t &kp) {
     return (kp.micro[1].n * kp.micro[1].in_n + 63) / 64 * 64;

@@ -1372,6 +1372,110 @@ TEST(jit_generator, NoWritableExecutablePages) {
     std::fclose(f);
 }
 
+// AVX2 transposes of large 4-byte dsts whose rows are whole lines apart
+// run 8 x 16 tiles (desc.ymm_b16), each dst row one streamed line.
+// Bit-exact with B edges (lanes past the last 16, through the 8x8 tiles),
+// a shifted last A tile, padded blocks, scales along B (vectors, the right
+// tile's at +8 lanes) and along A, zero points, conversions to f32 and
+// s32; and only where the rows are whole lines apart, streamed, on AVX2.
+TEST(jit_reorder, YmmB16Tiles) {
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
+    jit_case_t c;
+    // ab -> ba: B = 2995 = 187 x 16 + 3 lanes, A = 2999 (shifted last
+    // tile), dst rows 3008 f32 apart.
+    c.dims = { 2995, 2999 };
+    c.sstrides = { 2999, 1 };
+    c.dstrides = { 1, 3008 };
+    EXPECT_TRUE(desc_of(c, isa).ymm_b16) << c.str();
+    EXPECT_FALSE(desc_of(c, cpu_isa_t::avx512_core).ymm_b16) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa));
+    c.dstrides = { 1, 3000 }; // rows half a line off: not streamed
+    EXPECT_FALSE(desc_of(c, isa).ymm_b16) << c.str();
+    c.dstrides = { 1, 3008 };
+    c.src_scale_mask = 1; // along B: vector scales
+    c.sdt = relayout_bf16;
+    EXPECT_TRUE(run_jit_case(c, isa));
+    c.sstrides.clear();
+    c.dstrides.clear();
+    c.src_scale_mask = -1;
+    c.sdt = relayout_f32;
+    // nchw <-> nChw16c, 67 channels: a padded last block (zero lanes
+    // written; padded src lanes skipped).
+    c.dims = { 4, 67, 250, 160 };
+    c.stag = "nchw";
+    c.dtag = "nChw16c";
+    c.src_scale_mask = 2;
+    c.ddt = relayout_s32;
+    c.dst_zp = 3;
+    EXPECT_TRUE(desc_of(c, isa).ymm_b16) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa));
+    c.dst_zp = 0;
+    c.src_scale_mask = -1;
+    c.ddt = relayout_f32;
+    std::swap(c.stag, c.dtag);
+    EXPECT_TRUE(desc_of(c, isa).ymm_b16) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa));
+    // nhwc -> nchw: A = 67 channels (shifted last A tile), scales along A.
+    c.stag = "nhwc";
+    c.sdt = relayout_s8;
+    c.src_zp = -5;
+    c.src_scale_mask = 2;
+    EXPECT_TRUE(desc_of(c, isa).ymm_b16) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa));
+    // Not: the sum, narrower dsts, dst rows of half a line (nChw8c: the
+    // 8x8 tiles' rows are adjacent already), small problems.
+    c.src_zp = 0;
+    c.src_scale_mask = -1;
+    c.sdt = relayout_f32;
+    x64::jit_reorder_desc_t d = desc_of(c, isa);
+    d.beta = 0.5f;
+    EXPECT_FALSE(x64::jit_ymm_b16_tiles(d, isa)) << c.str();
+    c.ddt = relayout_bf16;
+    EXPECT_FALSE(desc_of(c, isa).ymm_b16) << c.str();
+    c.ddt = relayout_f32;
+    c.stag = "nchw";
+    c.dtag = "nChw8c";
+    EXPECT_FALSE(desc_of(c, isa).ymm_b16) << c.str();
+    c.dtag = "nhwc";
+    c.dims = { 2, 64, 32, 32 };
+    EXPECT_FALSE(desc_of(c, isa).ymm_b16) << c.str();
+}
+
+// AVX2 8x16 tiles whose B src rows are near (nhwc -> nchw, nChw32c ->
+// nchw): calls without edges run B-outer with an L2 prefetch of the next
+// B tile (desc.ymm_b16_pf); calls with edges (hw = 40000: the last B
+// block of each image) the A-outer tiles. Bit-exact with scales along A
+// and along B, a zero point and an s32 dst; only for whole 8-row A tiles.
+TEST(jit_reorder, YmmB16NearRowsBOuter) {
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
+    jit_case_t c;
+    c.dims = { 4, 64, 250, 160 };
+    c.stag = "nhwc";
+    c.dtag = "nchw";
+    EXPECT_EQ(desc_of(c, isa).ymm_b16_pf, 16 * 64 * 4) << c.str();
+    EXPECT_EQ(desc_of(c, cpu_isa_t::avx512_core).ymm_b16_pf, 0) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa));
+    c.src_scale_mask = 2; // along A: broadcast per dst row
+    c.ddt = relayout_s32;
+    c.dst_zp = 7;
+    EXPECT_TRUE(run_jit_case(c, isa));
+    c.src_scale_mask = 12; // along B (h, w): vectors
+    c.ddt = relayout_f32;
+    c.dst_zp = 0;
+    EXPECT_TRUE(run_jit_case(c, isa));
+    c.src_scale_mask = -1;
+    c.dims = { 4, 96, 256, 160 };
+    c.stag = "nChw32c";
+    EXPECT_EQ(desc_of(c, isa).ymm_b16_pf, 16 * 32 * 4) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa));
+    // A of 68 channels (a shifted last A tile; B = 480): A-outer only.
+    c.dims = { 4, 68, 250, 160 };
+    c.stag = "nhwc";
+    EXPECT_EQ(desc_of(c, isa).ymm_b16_pf, 0) << c.str();
+}
+
 } // namespace
 } // namespace test
 } // namespace impl
