@@ -2344,42 +2344,27 @@ void reorder_gen_t::generate() {
             if (d_.dst_scale) add_imm(r11, -d_.loop_n[l] * d_.loop_ds[l] * 4);
         }
     };
-    // To `lgeneric` unless the call is whole (no padding or edges).
-    auto unless_whole_call = [&](const Label &lgeneric) {
+    // Variants for whole calls (no padding or edges: every call of a large
+    // problem whose dims are whole blocks) run their own loops; other calls
+    // go on to the generic tiles.
+    Label lflat_done;
+    auto whole_calls = [&](bool on, int nl, const std::function<void()> &body) {
+        if (!on) return;
+        Label lgeneric;
         for (int m = 0; m < 2; ++m) {
             cmp(qword[rsp + s_v0 + 8 * m], (int)d_.n[m]);
             jne(lgeneric, T_NEAR);
             cmp(qword[rsp + s_z0 + 8 * m], (int)d_.n[m]);
             jne(lgeneric, T_NEAR);
         }
+        baked_loops(nl, body);
+        jmp(lflat_done, T_NEAR);
+        L(lgeneric);
     };
-    Label lflat_done;
-    if (d_.ymm_b16_pf) {
-        // Whole calls (A and B whole tiles) take the B-outer 8x16 tiles.
-        Label lgeneric;
-        unless_whole_call(lgeneric);
-        baked_loops(d_.nloops, [&] { gen_ymm_b16_outer(); });
-        jmp(lflat_done, T_NEAR);
-        L(lgeneric);
-    }
-    if (d_.pair_a) {
-        // Whole calls take the A pairs.
-        Label lgeneric;
-        unless_whole_call(lgeneric);
-        baked_loops(d_.nloops, [&] { gen_pair_a(); });
-        jmp(lflat_done, T_NEAR);
-        L(lgeneric);
-    }
-    if (d_.flat_a) {
-        // Calls without padding or edges (every call of a large problem
-        // whose dims are whole blocks) take the flattened tiles, which
-        // replace the innermost baked loop.
-        Label lgeneric;
-        unless_whole_call(lgeneric);
-        baked_loops(d_.nloops - 1, [&] { gen_transpose_flat(); });
-        jmp(lflat_done, T_NEAR);
-        L(lgeneric);
-    }
+    whole_calls(d_.ymm_b16_pf != 0, d_.nloops, [&] { gen_ymm_b16_outer(); }); // B-outer 8x16
+    whole_calls(d_.pair_a, d_.nloops, [&] { gen_pair_a(); });
+    // The flattened tiles replace the innermost baked loop.
+    whole_calls(d_.flat_a != 0, d_.nloops - 1, [&] { gen_transpose_flat(); });
     baked_loops(d_.nloops, [&] {
         switch (d_.strategy) {
             case kernel_strategy_t::copy:
