@@ -505,6 +505,9 @@ private:
     void gen_transpose_flat();
     void gen_ymm_b16_tile(int64_t osA, int64_t ssA, int64_t dsA);
     void gen_ymm_b16_outer();
+    void gen_flat_bytes();
+    void flat_bytes_stage_row(int o, int64_t stage_row);
+    Label c_flat_perm_; // gen_flat_bytes: the dwords of 4 packed vectors back in order
     void gen_lanes();
     bool lanes_tile() const;
     void gen_scalar();
@@ -705,7 +708,10 @@ void reorder_gen_t::emit_constants() {
     table(c_widx_, 32, [&](int i) { dw(uint16_t(i / 2 + (i % 2) * 32)); });
     table(c_plo_, 32, [&](int i) { dw(uint16_t(i / 16 * 32 + i % 16 * 2)); });
     table(c_phi_, 32, [&](int i) { dw(uint16_t(i / 16 * 32 + i % 16 * 2 + 1)); });
-    if ((d_.byte_tile || bytes_) && d_.comp_lanes) {
+    // After vpackssdw (a, b), (c, d) and a byte pack, dword q of 128-bit
+    // lane L holds elements 4 L .. 4 L + 3 of vector q (gen_flat_bytes).
+    table(c_flat_perm_, 16, [&](int i) { dd(4 * (i % 4) + i / 4); });
+    if ((d_.byte_tile || bytes_ || d_.flat_bytes) && d_.comp_lanes) {
         u(c_ones8_, 0x01010101);
         u(c_ones16_, 0x00010001);
     }
@@ -2262,6 +2268,95 @@ void reorder_gen_t::gen_transpose_flat() {
     }
 }
 
+// Stage bytes per B row of gen_flat_bytes: whole lines, with room for
+// the last byte tile's reads past the row (columns past A, not stored).
+int64_t flat_stage_row(int64_t flat) {
+    return (flat + 15 + 63) / 64 * 64;
+}
+
+// Row o of the call (flat_bytes elements from r8 + o * is[1]) into the
+// stage as bytes at rsp + buf_stage + o * stage_row: 16 elements per
+// vector converted with the row's scales broadcast (one per B row:
+// expanded or common), four vectors narrowed by saturating packs (so
+// only the upper clamp, as in gen_row_bytes), their dwords put back in
+// order. Large problems prefetch the row's lines two calls ahead.
+void reorder_gen_t::flat_bytes_stage_row(int o, int64_t stage_row) {
+    const int64_t F = d_.flat_bytes;
+    const int64_t src = o * d_.is[1] * ssz_;
+    const int stage = buf_stage + (int)(o * stage_row);
+    if (d_.flat_pf)
+        for (int64_t c = 0; c < F * ssz_; c += 64)
+            prefetcht1(ptr[r8 + src + c + d_.flat_pf]);
+    // Scales of lane 4 o (the row's group; ss[1]: lanes, 0 or 1).
+    if (d_.src_scale) vbroadcastss(Zmm(28), ptr[r10 + (int)(o * d_.in_n * d_.ss[1] * 4)]);
+    if (d_.dst_scale) vbroadcastss(Zmm(27), ptr[r11 + (int)(o * d_.in_n * d_.ds[1] * 4)]);
+    const bool sgn = d_.ddt == relayout_s8;
+    for (int64_t m0 = 0; m0 < F / 16; m0 += 4) {
+        const int nv = (int)std::min<int64_t>(4, F / 16 - m0);
+        for (int q = 0; q < nv; ++q) {
+            load_lanes(q, ptr[r8 + src + (m0 + q) * 16 * ssz_], nullptr, d_.sdt);
+            compute(q, lane_src_t{ ptr[r9], ptr[r10], ptr[r11], nullptr });
+        }
+        // Vectors past the row: any register (their bytes are not read).
+        const Zmm v0(0), v1(nv > 1 ? 1 : 0), v2(nv > 2 ? 2 : 0), v3(nv > 3 ? 3 : 0);
+        vpackssdw(v0, v0, v1);
+        vpackssdw(Zmm(4), v2, v3);
+        sgn ? vpacksswb(v0, v0, Zmm(4)) : vpackuswb(v0, v0, Zmm(4));
+        vpermd(v0, Zmm(26), v0);
+        vmovdqu8(ptr[rsp + stage + (int)(m0 * 16)], v0);
+    }
+}
+
+// Flattened interleave to bytes (d_.flat_bytes, see jit_flat_bytes): the
+// call's 16 B src rows (flattened position k = (4 q + j) * n[0] + a of
+// i quad q, lane j, A position a) are converted to the stage as bytes
+// (whole vectors: 9 per row of 3x3 instead of 64 rows of 9 lanes); each byte
+// tile then gathers, for i quad q and 16 A positions from a0, lane
+// (4 g + r / 4, r % 4) into 128-bit lane g of zmm r (16 stage bytes from
+// position (4 q + r % 4) * n[0] + a0), and its in-lane transpose leaves
+// the whole 64-byte dst row of A position a0 + c in zmm c. Calls whose
+// every position holds a value only (see generate).
+void reorder_gen_t::gen_flat_bytes() {
+    tb_ = 20; // compute's temporaries: zmm 20, 21
+    const int64_t F = d_.flat_bytes, nA = d_.n[0], n1 = d_.in_n;
+    const int64_t SR = flat_stage_row(F);
+    const int L = d_.nloops - 1; // the folded loop: i quads
+    const int64_t osA = d_.os[0], osQ = d_.loop_os[L];
+    sat_packs_ = true;
+    vmovups(Zmm(29), cst(c_hi_));
+    hoisted_[0] = hoisted_t{ &c_hi_, 29 };
+    nhoisted_ = 1;
+    ssc_vec_ = dsc_vec_ = false; // one scale per row, broadcast
+    ssc_reg_ = d_.src_scale ? 28 : -1;
+    dsc_reg_ = d_.dst_scale ? 27 : -1;
+    vmovdqu32(Zmm(26), ptr[rip + c_flat_perm_]);
+    for (int o = 0; o < 16; ++o)
+        flat_bytes_stage_row(o, SR);
+    sat_packs_ = false;
+    nhoisted_ = 0;
+    ssc_reg_ = dsc_reg_ = -1;
+    xor_(r15, r15); // comp_byte_groups: the call's lanes from 0
+    const bool nt = d_.nt && osA % 64 == 0 && osQ % 64 == 0;
+    for (int64_t q = 0; q < d_.loop_n[L]; ++q)
+        for (int64_t a0 = 0; a0 < nA; a0 += 16) {
+            for (int r = 0; r < 16; ++r)
+                for (int g = 0; g < 4; ++g) {
+                    const int64_t off = (4 * g + r / 4) * SR + (n1 * q + r % 4) * nA + a0;
+                    const Address at = ptr[rsp + buf_stage + (int)off];
+                    g == 0 ? vmovdqu(Xmm(r), at) : vinserti32x4(Zmm(r), Zmm(r), at, g);
+                }
+            byte_transpose_16x16();
+            const int cols = (int)std::min<int64_t>(16, nA - a0);
+            comp_byte_groups(cols);
+            stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
+                for (int c = 0; c < cols; ++c) {
+                    const Address to = ptr[r9 + (a0 + c) * osA + q * osQ];
+                    stream ? vmovntdq(to, Zmm(c)) : vmovdqu8(to, Zmm(c));
+                }
+            });
+        }
+}
+
 // One element at a time along the micro node, any strides.
 //   rax i, rbx v, rbp z, rcx src, rdx dst, rsi src scales, rdi dst scales.
 void reorder_gen_t::gen_scalar() {
@@ -2303,10 +2398,13 @@ void reorder_gen_t::gen_scalar() {
 }
 
 void reorder_gen_t::generate() {
-    preamble(stage_ || rows_ || wstage_ ? stack_bytes_stage
-             : d_.dst_stage_row         ? buf_stage + dst_stage_bytes
-             : d_.ymm_b16               ? buf_stage + 8 * 32
-                                        : stack_bytes);
+    int frame = stage_ || rows_ || wstage_ ? stack_bytes_stage
+                : d_.dst_stage_row         ? buf_stage + dst_stage_bytes
+                : d_.ymm_b16               ? buf_stage + 8 * 32
+                                           : stack_bytes;
+    if (d_.flat_bytes)
+        frame = std::max(frame, buf_stage + (int)(16 * flat_stage_row(d_.flat_bytes)));
+    preamble(frame);
     mov(r8, ptr[rdi + offsetof(jit_call_args_t, src)]);
     mov(r9, ptr[rdi + offsetof(jit_call_args_t, dst)]);
     mov(r10, ptr[rdi + offsetof(jit_call_args_t, src_scales)]);
@@ -2345,16 +2443,17 @@ void reorder_gen_t::generate() {
         }
     };
     // Variants for whole calls (no padding or edges: every call of a large
-    // problem whose dims are whole blocks) run their own loops; other calls
-    // go on to the generic tiles.
+    // problem whose dims are whole blocks; B counted in lanes, in_n per
+    // position) run their own loops; other calls go on to the generic tiles.
     Label lflat_done;
     auto whole_calls = [&](bool on, int nl, const std::function<void()> &body) {
         if (!on) return;
         Label lgeneric;
         for (int m = 0; m < 2; ++m) {
-            cmp(qword[rsp + s_v0 + 8 * m], (int)d_.n[m]);
+            const int full = (int)(m ? d_.n[1] * d_.in_n : d_.n[0]);
+            cmp(qword[rsp + s_v0 + 8 * m], full);
             jne(lgeneric, T_NEAR);
-            cmp(qword[rsp + s_z0 + 8 * m], (int)d_.n[m]);
+            cmp(qword[rsp + s_z0 + 8 * m], full);
             jne(lgeneric, T_NEAR);
         }
         baked_loops(nl, body);
@@ -2365,6 +2464,7 @@ void reorder_gen_t::generate() {
     whole_calls(d_.pair_a, d_.nloops, [&] { gen_pair_a(); });
     // The flattened tiles replace the innermost baked loop.
     whole_calls(d_.flat_a != 0, d_.nloops - 1, [&] { gen_transpose_flat(); });
+    whole_calls(d_.flat_bytes != 0, d_.nloops - 1, [&] { gen_flat_bytes(); });
     baked_loops(d_.nloops, [&] {
         switch (d_.strategy) {
             case kernel_strategy_t::copy:
@@ -2593,12 +2693,57 @@ dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d) {
 // streamed) prefetch each line two calls ahead into L2: 2048x2048x3x3,
 // single-thread, % of a streaming copy: 72-75 -> 79-82 (one call ahead:
 // 80, into L1: 61; in the caches no gain).
-dim_t jit_flat_a_prefetch(const jit_reorder_desc_t &d, const kernel_plan_t &kp) {
-    if (!d.flat_a || !d.nt || kp.driver.empty()) return 0;
+namespace {
+
+// (Also the flattened rows to bytes, see jit_reorder_desc_init: the
+// call's rows are `flat` elements, the next call's the next ones.)
+dim_t flat_rows_prefetch(const jit_reorder_desc_t &d, const kernel_plan_t &kp, dim_t flat) {
+    if (!flat || !d.nt || kp.driver.empty()) return 0;
     const kloop_t &next = kp.driver.back();
-    if (next.tab >= 0 || next.split_of >= 0 || next.is != d.flat_a || next.n < 2) return 0;
-    const dim_t dist = 2 * d.flat_a * (dim_t)data_type_size(d.sdt);
-    return fits32(15 * d.is[1] * 4 + d.flat_a * 4 + dist) ? dist : 0;
+    if (next.tab >= 0 || next.split_of >= 0 || next.is != flat || next.n < 2) return 0;
+    const dim_t ssz = (dim_t)data_type_size(d.sdt);
+    const dim_t dist = 2 * flat * ssz;
+    return fits32(15 * d.is[1] * ssz + flat * ssz + dist) ? dist : 0;
+}
+
+} // namespace
+
+dim_t jit_flat_a_prefetch(const jit_reorder_desc_t &d, const kernel_plan_t &kp) {
+    return flat_rows_prefetch(d, kp, d.flat_a);
+}
+
+dim_t jit_flat_bytes(const jit_reorder_desc_t &d, const kernel_plan_t &kp) {
+    if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::interleave) return 0;
+    if (d.bit_copy || data_type_size(d.ddt) != 1 || d.in_n != 4 || d.n[1] != 16 || d.beta != 0.f)
+        return 0;
+    if (d.b_outer || d.pf_ahead || d.dst_stage_row || d.nloops < 1) return 0;
+    if (d.comp_lanes && !d.comp_group) return 0;
+    const kloop_t &B = kp.micro[1];
+    // Whole 64-byte dst rows: 16 B positions of 4 lanes each.
+    if (B.os != 4 || B.in_os != 1) return 0;
+    // A, the lanes and the innermost loop: one contiguous src run.
+    const int L = d.nloops - 1;
+    if (d.is[0] != 1 || d.in_is != d.n[0] || d.loop_is[L] != 4 * d.n[0]) return 0;
+    // Whole A tiles (4x4: A = 16) fill the row bytes' vectors already:
+    // 1024x1024x4x4 f32 -> s8 76 -> 54% of a copy flattened.
+    if (d.n[0] % 16 == 0) return 0;
+    const dim_t flat = 4 * d.n[0] * d.loop_n[L];
+    if (flat % 16 != 0 || flat > 512) return 0; // unrolled: at most 32 vectors a row
+    // One scale per B row: common, or expanded (every lane of a group
+    // reads its group's value), and none along A or the loop.
+    if (d.src_scale
+            && (d.ss[0] != 0 || d.loop_ss[L] != 0
+                    || (d.ss[1] != 0 && kp.src_scale_expand != d.in_n)))
+        return 0;
+    if (d.dst_scale
+            && (d.ds[0] != 0 || d.loop_ds[L] != 0
+                    || (d.ds[1] != 0 && kp.dst_scale_expand != d.in_n)))
+        return 0;
+    const int64_t ssz = (int64_t)data_type_size(d.sdt);
+    if (!fits32(15 * d.is[1] * ssz + 2 * flat * ssz + 64)
+            || !fits32((d.n[0] - 1) * d.os[0] + (d.loop_n[L] - 1) * d.loop_os[L]))
+        return 0;
+    return flat;
 }
 
 dim_t jit_narrow_rows_lanes(cpu_isa_t isa, const plan_t &p) {
@@ -2825,6 +2970,14 @@ void jit_reorder_desc_init(
     static const bool pair_on = getenv_int("RELAYOUT_JIT_PAIR_A", 1) != 0; // experiment knob
     d.pair_a = pair_on && jit_pair_a(d);
     d.narrow_pf = narrow_rows_pf(d);
+    static const int flat_bytes_on = getenv_int("RELAYOUT_JIT_FLAT_BYTES", 1); // experiment knob
+    d.flat_bytes = flat_bytes_on ? jit_flat_bytes(d, kp) : 0;
+    // Its 16 src rows are far apart too (3x3 f32, 2048 i: 72 KiB), 9 lines
+    // of each per call: large problems prefetch each line two calls ahead
+    // into L2 as the flattened tiles do (2048x2048x3x3 f32 -> s8,
+    // single-thread: 46 -> 59-65% of a copy; knob 2: without).
+    if (flat_bytes_on == 1)
+        d.flat_pf = std::max(d.flat_pf, flat_rows_prefetch(d, kp, d.flat_bytes));
     // Whole A tiles (4x4: A = 16) gain only from the prefetch; in the
     // caches their unrolled flat tiles lose (256x256x4x4: 75 -> 60-66% of
     // a copy). Large, 1024x1024x4x4, % of a copy: single-thread 79-83 ->

@@ -137,6 +137,14 @@ struct jit_reorder_desc_t {
     // B tile's rows this many bytes ahead into L2 (0: none). See
     // jit_ymm_b16_near_rows.
     int64_t ymm_b16_pf;
+    // Interleaves to bytes with a short A (3x3 filters, oihw ->
+    // OIhw4i16o4i: A = 9 hw, 4 folded i lanes of src stride 9, the baked
+    // loop over i quads): each of the call's 16 B src rows is one
+    // contiguous run (16 i x 9 hw = 144 elements), converted along its
+    // length with whole vectors into a stack stage of bytes,
+    // from which byte tiles assemble whole 64-byte dst rows. The number
+    // of flattened positions of a row (0: none). See jit_flat_bytes.
+    dim_t flat_bytes;
     int nloops;
     dim_t loop_n[max_loops], loop_is[max_loops], loop_os[max_loops], loop_ss[max_loops],
             loop_ds[max_loops];
@@ -169,8 +177,9 @@ bool jit_comp_in_kernel(const plan_t &p, const kernel_plan_t &kp);
 // flattened positions.
 dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d);
 
-// desc.flat_pf (0: none): flattened tiles of a large problem (streamed
-// dst) whose next call reads the next flat_a elements of the same rows.
+// desc.flat_pf (0: none): flattened tiles (or flattened rows to bytes) of
+// a large problem (streamed dst) whose next call reads the next flat_a
+// (flat_bytes) elements of the same rows.
 dim_t jit_flat_a_prefetch(const jit_reorder_desc_t &d, const kernel_plan_t &kp);
 // desc.pair_a of a transpose: AVX-512 value conversions to bf16 / f16,
 // B of 16 lanes whose dst rows are adjacent, A a multiple of 32, scales
@@ -211,6 +220,13 @@ bool jit_ymm_b16_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa);
 // 128 B to under 4 KiB apart, A of 32 positions or more, the call's A a
 // whole number of 8-row tiles and B of 16-lane ones.
 int64_t jit_ymm_b16_near_rows(const jit_reorder_desc_t &d, const kernel_plan_t &kp);
+
+// desc.flat_bytes of an interleave (0: none): AVX-512 conversions of
+// 4-lane groups of 16 B positions to 1-byte dsts (4i16o4i), A unit-stride in the src,
+// continued by the folded lanes (in_is = n[0]) and by the innermost baked
+// loop (src stride 4 n[0]), with scales constant along a B row and no
+// sum (see jit_reorder_desc_init for where it pays).
+dim_t jit_flat_bytes(const jit_reorder_desc_t &d, const kernel_plan_t &kp);
 
 inline int64_t jit_comp_lanes(const kernel_plan_t &kp) {
     return (kp.micro[1].n * kp.micro[1].in_n + 63) / 64 * 64;

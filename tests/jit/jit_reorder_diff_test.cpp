@@ -1329,6 +1329,93 @@ TEST(jit_reorder, RowTiles) {
     }
 }
 
+// Conversions of plain weights to 4i16o4i bytes with a short A (3x3,
+// 5x5, 2x2: not a whole 16 A positions; the i loop baked): each call's 16 o rows are
+// converted along their flattened (i, hw) run into a byte stage and byte
+// tiles assemble the dst rows (desc.flat_bytes). Bit-exact for s8 / u8
+// dsts from f32, s8 and bf16, with common and per-o scales (expanded),
+// dst scales, zero points, s8s8 and zero-point compensation, odd src
+// strides, outer baked loops, edge calls (O not whole blocks: the usual tiles), and
+// streamed (large, with the L2 prefetch); only where it applies.
+TEST(jit_reorder, FlatRowsToBytes) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "avx512_core not available";
+    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
+    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
+    int n = 0;
+    jit_case_t c;
+    c.stag = "oihw";
+    c.dtag = "OIhw4i16o4i";
+    c.ddt = relayout_s8;
+    const struct {
+        std::vector<dim_t> dims;
+        dim_t flat;
+    } flat_cases[] = { { { 64, 32, 3, 3 }, 144 }, { { 64, 64, 5, 5 }, 400 },
+        { { 32, 64, 2, 2 }, 64 }, { { 40, 32, 3, 3 }, 144 } };
+    for (const auto &fc : flat_cases)
+        for (data_type_t sdt : { relayout_f32, relayout_s8, relayout_bf16 })
+            for (data_type_t ddt : { relayout_s8, relayout_u8 })
+                for (int variant = 0; variant < 5; ++variant) {
+                    c = jit_case_t();
+                    c.stag = "oihw";
+                    c.dtag = "OIhw4i16o4i";
+                    c.dims = fc.dims;
+                    c.sdt = sdt;
+                    c.ddt = ddt;
+                    // (desc_of has no attributes: s8 -> s8 is a bit copy.)
+                    const bool bits = sdt == relayout_s8 && ddt == relayout_s8;
+                    if (variant == 0) {
+                        EXPECT_EQ(desc_of(c, isa).flat_bytes, bits ? 0 : fc.flat) << c.str();
+                    }
+                    switch (variant) {
+                        case 0: break;
+                        case 1: c.src_scale_mask = 0; break;
+                        case 2: c.src_scale_mask = 1, c.dst_scale_mask = 1; break;
+                        case 3: c.dst_scale_mask = 0, c.src_zp = 3, c.dst_zp = -2; break;
+                        default:
+                            if (ddt != relayout_s8) continue;
+                            c.src_scale_mask = 1;
+                            c.src_zp = 3;
+                            c.set_comp(variant == 4 ? s8s8 : s8s8 | zp, 1);
+                            break;
+                    }
+                    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n)) << c.str();
+                }
+    c = jit_case_t();
+    c.stag = "oihw";
+    c.dtag = "OIhw4i16o4i";
+    c.ddt = relayout_s8;
+    // Odd src strides: rows of 64 x 9 + 5 elements.
+    c.dims = { 32, 64, 3, 3 };
+    c.sstrides = { 64 * 9 + 5, 9, 3, 1 };
+    c.src_scale_mask = 1;
+    c.set_comp(s8s8, 1);
+    EXPECT_EQ(desc_of(c, isa).flat_bytes, 144) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n)) << c.str();
+    c.sstrides.clear();
+    // Large: streamed rows, each src line prefetched two calls ahead.
+    c.dims = { 1024, 1024, 3, 3 };
+    EXPECT_EQ(desc_of(c, isa).flat_pf, 2 * 144 * 4) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n)) << c.str();
+    c.dims = { 64, 32, 3, 3 };
+    EXPECT_EQ(desc_of(c, isa).flat_pf, 0) << c.str();
+    // Not flattened: whole A tiles (4x4), bit copies (byte tiles), wider
+    // dsts, 1x1 (one A position: lanes), on AVX2.
+    for (const auto &dims :
+            { std::vector<dim_t>{ 64, 64, 4, 4 }, std::vector<dim_t>{ 64, 64, 1, 1 } }) {
+        c.dims = dims;
+        EXPECT_EQ(desc_of(c, isa).flat_bytes, 0) << c.str();
+    }
+    c.dims = { 64, 32, 3, 3 };
+    c.sdt = relayout_s8;
+    EXPECT_EQ(desc_of(c, isa).flat_bytes, 0) << c.str();
+    c.sdt = relayout_f32;
+    c.ddt = relayout_bf16;
+    EXPECT_EQ(desc_of(c, isa).flat_bytes, 0) << c.str();
+    c.ddt = relayout_s8;
+    EXPECT_EQ(desc_of(c, cpu_isa_t::avx2).flat_bytes, 0) << c.str();
+}
+
 } // namespace
 } // namespace test
 } // namespace impl
