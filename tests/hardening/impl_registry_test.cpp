@@ -82,11 +82,17 @@ std::string run_one(memory::dim n) {
 }
 
 TEST(ImplRegistry, RegistrationsWhileCreating) {
-    const ri::impl_list_t &before = ri::reorder_impl_list();
-    const ri::impl_list_t snapshot = before;
-    ASSERT_FALSE(snapshot.empty());
-    EXPECT_STREQ(snapshot.back()->name, "ref:any");
+    const ri::impl_list_t builtin = ri::reorder_impl_list();
+    ASSERT_FALSE(builtin.empty());
+    EXPECT_STREQ(builtin.back()->name, "ref:any");
     const uint64_t gen0 = ri::reorder_impl_list_generation();
+    // A list published by a registration, held (as a creation walking it
+    // would) while later registrations publish others.
+    ri::register_reorder_impl(&declines, 1000);
+    const ri::impl_list_t &held = ri::reorder_impl_list();
+    const ri::impl_list_t snapshot = held;
+    ASSERT_EQ(snapshot.size(), builtin.size() + 1);
+    EXPECT_EQ(snapshot.front(), &declines);
 
     // Remembered before the registrations (per-thread descriptor memo).
     const std::string builtin3 = run_one(3), builtin2 = run_one(2);
@@ -114,13 +120,13 @@ TEST(ImplRegistry, RegistrationsWhileCreating) {
         t.join();
 
     // The list held from before did not change under its reader.
-    EXPECT_EQ(before, snapshot);
-    EXPECT_EQ(ri::reorder_impl_list_generation(), gen0 + registrations);
+    EXPECT_EQ(held, snapshot);
+    EXPECT_EQ(ri::reorder_impl_list_generation(), gen0 + registrations + 1);
     const ri::impl_list_t &now = ri::reorder_impl_list();
-    ASSERT_EQ(now.size(), snapshot.size() + registrations);
-    for (int i = 0; i < registrations; i++)
+    ASSERT_EQ(now.size(), builtin.size() + registrations + 1);
+    for (int i = 0; i <= registrations; i++)
         EXPECT_EQ(now[i], &declines) << i;
-    EXPECT_TRUE(std::equal(snapshot.begin(), snapshot.end(), now.begin() + registrations));
+    EXPECT_TRUE(std::equal(builtin.begin(), builtin.end(), now.begin() + registrations + 1));
     EXPECT_GT(declined_calls.load(), 0);
 
     // A registration ahead of the built-in ones wins where it accepts, and
