@@ -556,6 +556,15 @@ private:
     void word_transpose_8x8(int x, int y);
     void stage_src_group(
             int rows, int esz, const std::function<int64_t(int)> &row_disp, bool next_ok);
+    // Loads zmm 0 .. 15 of a tile from the src stage: 128-bit lane g of
+    // zmm r from rsp + buf_stage + r13 * scale + at(r, g).
+    void load_staged_tile(int scale, const std::function<int64_t(int, int)> &at) {
+        for (int r = 0; r < 16; ++r) {
+            vmovdqu(Xmm(r), ptr[rsp + r13 * scale + buf_stage + at(r, 0)]);
+            for (int g = 1; g < 4; ++g)
+                vinserti32x4(Zmm(r), Zmm(r), ptr[rsp + r13 * scale + buf_stage + at(r, g)], g);
+        }
+    }
     void gen_word_tile(bool a_partial);
     void whole_b_tiles(const Label &lb, int lanes, const std::function<void(bool)> &tile);
     void gen_word_pair_tile();
@@ -1120,12 +1129,7 @@ void reorder_gen_t::gen_byte_tile(bool a_partial) {
         je(lstage_load, T_NEAR);
         mov(r13, rax);
         and_(r13, 63);
-        for (int r = 0; r < 16; ++r) {
-            const Zmm z(r);
-            vmovdqu(Xmm(r), ptr[rsp + r13 + buf_stage + r * 64]);
-            for (int g = 1; g < 4; ++g)
-                vinserti32x4(z, z, ptr[rsp + r13 + buf_stage + (16 * g + r) * 64], g);
-        }
+        load_staged_tile(1, [](int r, int g) { return (16 * g + r) * 64; });
         jmp(lload_done, T_NEAR);
         L(lstage_load);
     }
@@ -1252,12 +1256,7 @@ void reorder_gen_t::gen_word_tile(bool a_partial) {
         je(lstage_load, T_NEAR);
         mov(r13, rax);
         and_(r13, 31);
-        for (int r = 0; r < 16; ++r) {
-            const Zmm z(r);
-            vmovdqu(Xmm(r), ptr[rsp + r13 * 2 + buf_stage + piece(r, 0, 64)]);
-            for (int g = 1; g < 4; ++g)
-                vinserti32x4(z, z, ptr[rsp + r13 * 2 + buf_stage + piece(r, g, 64)], g);
-        }
+        load_staged_tile(2, [&](int r, int g) { return piece(r, g, 64); });
         jmp(lload_done, T_NEAR);
         L(lstage_load);
     }
