@@ -2524,7 +2524,8 @@ void reorder_gen_t::generate() {
 // channels in the caches: 46 -> 34) and stay staged.
 int64_t jit_byte_tile_pf(const jit_reorder_desc_t &d) {
     static const int knob = getenv_int("RELAYOUT_JIT_BYTE_PF", 1); // experiment knob
-    if (!d.byte_tile || knob <= 0 || d.in_n != 1 || d.n[0] < 64 || d.n[1] < 64) return 0;
+    if (!d.byte_tile || d.strategy != kernel_strategy_t::transpose || knob <= 0) return 0;
+    if (d.in_n != 1 || d.n[0] < 64 || d.n[1] < 64) return 0;
     if (d.is[1] < 64 || d.is[1] >= 1024) return 0;
     const int64_t pf = knob * d.n[1] * d.is[1];
     return fits32(pf + 64 * d.is[1]) ? pf : 0;
