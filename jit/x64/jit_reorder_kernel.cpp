@@ -65,7 +65,8 @@ public:
         // Bit copies zero-extend; the sums need the signed values of s8
         // (the AVX-512 store truncates, so sign-extending on load is free).
         sx_ = comp_ && d.bit_copy && z_ && d.ddt == relayout_s8;
-        stage_ = d.byte_tile && d.n[1] * d.in_n == 64 && d.n[0] >= 64;
+        byte_pf_ = jit_byte_tile_pf(d);
+        stage_ = d.byte_tile && d.n[1] * d.in_n == 64 && d.n[0] >= 64 && !byte_pf_;
         wstage_ = d.word_tile && d.n[1] == 32 && d.n[0] >= 32;
         rows_ = row_tiles(d);
         bytes_ = row_bytes(d);
@@ -84,6 +85,10 @@ private:
     bool stage_ = false;
     // Groups the staging prefetches ahead.
     static constexpr int stage_pf_ = 4;
+    // Byte tiles of near src rows: the next call's src block prefetched
+    // this many bytes ahead (0: none; see jit_byte_tile_pf).
+    int64_t byte_pf_ = 0;
+    void byte_tile_prefetch();
     // Word tiles stage 32 x 64 src bytes the same way (gen_word_tile).
     bool wstage_ = false;
     // Interleaves of 64-lane rows (4i16o4i): the four 16-lane tiles of a
@@ -1134,6 +1139,7 @@ void reorder_gen_t::gen_byte_tile(bool a_partial) {
         L(lstage_load);
     }
     if (a_partial) partial_a_counts();
+    if (!a_partial) byte_tile_prefetch();
     for (int r = 0; r < 16; ++r) {
         const Zmm z(r);
         if (a_partial) {
@@ -1152,6 +1158,19 @@ void reorder_gen_t::gen_byte_tile(bool a_partial) {
     byte_transpose_16x16();
     comp_byte_groups(16);
     store_a_rows(a_partial, osA, 0);
+}
+
+void reorder_gen_t::byte_tile_prefetch() {
+    if (!byte_pf_) return;
+    static const int hint = getenv_int("RELAYOUT_JIT_BYTE_PF_HINT", 1); // experiment knob
+    mov(r14, rax);
+    and_(r14, 48);
+    imul(r14, r14, (int)d_.is[1]);
+    add(r14, rcx);
+    for (int r = 0; r < 16; ++r) {
+        const Address a = ptr[r14 + r * d_.is[1] + byte_pf_];
+        hint == 0 ? prefetcht0(a) : hint == 2 ? prefetcht2(a) : prefetcht1(a);
+    }
 }
 
 // Transposes the 8 x 8 words of every 128-bit lane of zmm x .. x + 7 (row
@@ -2486,6 +2505,31 @@ void reorder_gen_t::generate() {
 }
 
 } // namespace
+
+// Byte tiles whose B src rows are near (a line to under 1 KiB apart, plain:
+// nhwc -> nchw from 64 to 1023 channels, nchw -> nhwc of short planes)
+// read one contiguous src block per call (64 rows per B tile), 16 bytes of
+// a line of each of 64 rows per tile, the four A tiles of a line one after
+// the other: each row is a stream of at most a page, which the hardware
+// prefetchers do not fetch ahead in time. Each full tile prefetches a
+// quarter of its rows' lines (rows 16k .. 16k + 15 for the k-th A tile of
+// a line) of the next call's block into L2, so that the call's tiles cover
+// the next block once (the driver runs the next B tile next: the innermost
+// node, one block on). Calls of one B tile (512 channels and more) no
+// longer stage their rows then: staged, their rows' own lines 4 groups
+// ahead came too late. Single-thread, % of a streaming copy (best of 5,
+// noisy machine), u8 nhwc -> nchw 16x256x64x64: 58-63 -> 83-90,
+// 64x256x64x64 (streamed): 42-44 -> 85-95, 256x64x64x64: 43 -> 65-73,
+// 16x512x64x64: 57 -> 78-83. Rows 1 KiB apart lost unstaged (1024
+// channels in the caches: 46 -> 34) and stay staged.
+int64_t jit_byte_tile_pf(const jit_reorder_desc_t &d) {
+    static const int knob = getenv_int("RELAYOUT_JIT_BYTE_PF", 1); // experiment knob
+    if (!d.byte_tile || d.strategy != kernel_strategy_t::transpose || knob <= 0) return 0;
+    if (d.in_n != 1 || d.n[0] < 64 || d.n[1] < 64) return 0;
+    if (d.is[1] < 64 || d.is[1] >= 1024) return 0;
+    const int64_t pf = knob * d.n[1] * d.is[1];
+    return fits32(pf + 64 * d.is[1]) ? pf : 0;
+}
 
 namespace {
 

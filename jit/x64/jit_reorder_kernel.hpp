@@ -171,6 +171,12 @@ dim_t jit_dst_stage_row(const jit_reorder_desc_t &d, const plan_t &p, const kern
 // quarter as many 4-lane group sums).
 bool jit_comp_in_kernel(const plan_t &p, const kernel_plan_t &kp);
 
+// The L2 prefetch distance (bytes, 0: none) of transposes on byte tiles
+// whose B src rows are near (a line to under 1 KiB apart), which then do
+// not stage them: each full tile prefetches its share of the next call's
+// src block, this far ahead.
+int64_t jit_byte_tile_pf(const jit_reorder_desc_t &d);
+
 // desc.flat_a of a transpose (0: none): AVX-512 f32 bit copies whose A is
 // shorter than a tile, unit-stride in the src and continued by the one
 // baked loop (src stride n[0]), with B a whole tile, and a multiple of 16

@@ -1076,19 +1076,22 @@ TEST(jit_reorder, ByteTilesAndShiftedTiles) {
                     c.dtag = "BA16b64a";
                     EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
                 }
-            // Long A runs under one 64-lane B tile: staged 64-column groups,
-            // then a partial group and a partial tile (A = 1000 = 512 + 488).
-            for (dim_t m : { 64, 128, 131 }) {
-                jit_case_t c;
-                c.dims = { m, 1000 };
-                c.sdt = c.ddt = dt;
-                c.stag = "ab";
-                c.dtag = "ba";
-                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
-                c.sstrides = { 1003, 1 };
-                c.dstrides = { 1, m + 64 };
-                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
-            }
+            // Long A runs under one 64-lane B tile: rows 1 KiB or more apart
+            // staged in 64-column groups, then a partial group and a partial
+            // tile (A = 1100 = 512 + 512 + 76); nearer rows (1000) unstaged
+            // with the next call's block prefetched (jit_byte_tile_pf).
+            for (dim_t k : { 1000, 1100 })
+                for (dim_t m : { 64, 128, 131 }) {
+                    jit_case_t c;
+                    c.dims = { m, k };
+                    c.sdt = c.ddt = dt;
+                    c.stag = "ab";
+                    c.dtag = "ba";
+                    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                    c.sstrides = { k + 3, 1 };
+                    c.dstrides = { 1, m + 64 };
+                    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                }
             // Weights: 4i16o4i packings, 3x3 (A = 9), 1x1 and 5x5 spatial.
             for (dim_t O : { 16, 17, 48, 70 })
                 for (dim_t I : { 4, 13, 32 })
@@ -1115,6 +1118,57 @@ TEST(jit_reorder, ByteTilesAndShiftedTiles) {
                 run_grouped_and_matmul(isa, dt, flags, { 3, 32, 8, 3, 3 }, { 70, 130 }, n);
             }
         }
+    }
+}
+
+// Byte tiles whose B src rows are near (a line to under 1 KiB apart: nhwc
+// -> nchw from 64 to 1023 channels, nchw -> nhwc of short planes): each
+// full tile prefetches its share of the next call's src block into L2 and
+// calls of one B tile are not staged (jit_byte_tile_pf). Channel counts
+// that leave a partial last A tile (200, 130), B tails (160 and 240 lanes
+// per call), padded src rows (203 B apart), calls of one 64-lane B tile
+// (512 channels), a large problem that streams; s8 and u8. Bit-exact, and
+// the rule on AVX-512 only and only there: not for rows under a line
+// apart (32 channels), 1 KiB or more apart (1024 channels, nchw -> nhwc
+// 64x64: staged).
+TEST(jit_reorder, NearSrcRowsBytePrefetch) {
+    struct near_case_t {
+        std::vector<dim_t> dims;
+        const char *stag, *dtag;
+        std::vector<dim_t> sstrides;
+        bool rule;
+    };
+    const std::vector<near_case_t> cases = {
+        { { 2, 200, 9, 31 }, "nhwc", "nchw", {}, true },
+        { { 3, 130, 7, 37 }, "nhwc", "nchw", {}, true },
+        { { 2, 256, 33, 35 }, "nhwc", "nchw", {}, true },
+        { { 2, 200, 9, 31 }, "", "nchw", { 9 * 31 * 203, 1, 31 * 203, 203 }, true },
+        { { 2, 64, 40, 41 }, "nhwc", "nchw", {}, true },
+        { { 1, 512, 16, 17 }, "nhwc", "nchw", {}, true },
+        { { 2, 200, 9, 31 }, "nchw", "nhwc", {}, true },     // channel rows 279 B apart
+        { { 10, 256, 100, 100 }, "nhwc", "nchw", {}, true }, // streamed
+        { { 2, 32, 40, 41 }, "nhwc", "nchw", {}, false },
+        { { 1, 1024, 8, 9 }, "nhwc", "nchw", {}, false },
+        { { 2, 200, 64, 64 }, "nchw", "nhwc", {}, false },
+    };
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (const auto &nc : cases)
+            for (data_type_t dt : { relayout_u8, relayout_s8 }) {
+                jit_case_t c;
+                c.dims = nc.dims;
+                c.sdt = c.ddt = dt;
+                c.stag = nc.stag;
+                c.dtag = nc.dtag;
+                c.sstrides = nc.sstrides;
+                EXPECT_TRUE(run_jit_case(c, isa));
+                const x64::jit_reorder_desc_t d = desc_of(c, isa);
+                const bool z = isa == cpu_isa_t::avx512_core && nc.rule;
+                EXPECT_EQ(x64::jit_byte_tile_pf(d), z ? d.n[1] * d.is[1] : 0) << c.str();
+                if (z) {
+                    EXPECT_GE(d.n[1], 64) << c.str();
+                }
+            }
     }
 }
 
