@@ -571,6 +571,7 @@ private:
         }
     }
     void gen_word_tile(bool a_partial);
+    void word_dst_prefetch(int64_t osA);
     void whole_b_tiles(const Label &lb, int lanes, const std::function<void(bool)> &tile);
     void gen_word_pair_tile();
     void word_pair_tiles(const Label &lb);
@@ -1299,9 +1300,32 @@ void reorder_gen_t::gen_word_tile(bool a_partial) {
         }
     }
     L(lload_done);
+    if (!a_partial) word_dst_prefetch(osA);
     word_transpose_8x8(0, 16);
     word_transpose_8x8(8, 24);
     store_a_rows(a_partial, osA, 16);
+}
+
+// Cached word tiles of large problems (dst rows not whole lines apart:
+// each stored row is the tail of one line and the head of the next, read
+// for ownership): the dst lines of the A tile jit_word_dst_prefetch tiles
+// ahead, while it is in the call, are prefetched for writing, so that
+// their reads overlap (bf16 ab -> ba 8191 x 8192: 24% -> 31% of a copy,
+// 4095 x 4096: 34% -> 43%, nchw -> nhwc of 250 channels 33% -> 38%).
+// rax a0, rdx dst tile.
+void reorder_gen_t::word_dst_prefetch(int64_t osA) {
+    const int ahead = jit_word_dst_prefetch(d_);
+    if (ahead == 0) return;
+    Label lskip;
+    lea(r14, ptr[rax + 16 * (ahead + 1)]);
+    cmp(r14, qword[rsp + s_v0]);
+    jg(lskip, T_NEAR);
+    for (int j = 0; j < 16; ++j) {
+        const int64_t row = (16 * ahead + j) * osA;
+        prefetchw(ptr[rdx + row]);
+        prefetchw(ptr[rdx + row + 63]);
+    }
+    L(lskip);
 }
 
 // Whole B tiles of `lanes` lanes as `tile(a_partial)` (any A count: a
@@ -2874,6 +2898,12 @@ void jit_word_tile_params(cpu_isa_t isa, const plan_t &p, kernel_plan_params_t &
         prm.tile_b = 32;
         prm.tile_b_max = true;
     }
+}
+
+int jit_word_dst_prefetch(const jit_reorder_desc_t &d) {
+    static const int ahead = std::max(0, getenv_int("RELAYOUT_JIT_WORD_PFW", 1));
+    if (!d.word_tile || !d.nt || d.os[0] * 2 % 64 == 0) return 0;
+    return fits32((16 * ahead + 15) * d.os[0] * 2 + 64) ? ahead : 0;
 }
 
 namespace {

@@ -209,6 +209,11 @@ bool jit_word_tiles(cpu_isa_t isa, const plan_t &p);
 // src rows are a page or more apart (staged), or 128 B or more in a large
 // problem.
 void jit_word_tile_params(cpu_isa_t isa, const plan_t &p, kernel_plan_params_t &prm);
+// Large word-tile transposes whose dst rows are not whole lines apart
+// store cached (each 64-byte row two partial lines): the A tiles this
+// far ahead whose dst lines each word tile prefetches for writing
+// (prefetchw; 0: none).
+int jit_word_dst_prefetch(const jit_reorder_desc_t &d);
 // Large AVX-512 4-byte bit-copy transposes whose dst rows (A positions)
 // are 1 KiB or more apart: when their B src rows are a page or more apart
 // too (ab -> ba, nchw -> nhwc from 256 channels), the planner gives them

@@ -1177,10 +1177,12 @@ TEST(jit_reorder, NearSrcRowsBytePrefetch) {
 // keeps the 32-bit tiles): sizes around both tile edges, odd strides,
 // padded A and B, long A runs (staged 32-column groups, then a partial
 // group and a partial tile), 16-lane blocks (word pair tiles), every
-// 2-byte type, and large problems whose
-// whole-line dst rows stream. The desc must take word tiles on AVX-512
-// only, and (AVX-512) one 32-lane B tile per call where the B src rows are
-// a page or more apart, or, large, 128 B or more (jit_word_tile_params).
+// 2-byte type, and large problems whose whole-line dst rows stream (other
+// dst rows store cached and prefetch the next A tile's dst lines for
+// writing: jit_word_dst_prefetch). The desc must take word tiles on
+// AVX-512 only, and (AVX-512) one 32-lane B tile per call where the B src
+// rows are a page or more apart, or, large, 128 B or more
+// (jit_word_tile_params).
 TEST(jit_reorder, WordTiles) {
     int n = 0;
     auto b_per_call = [](const jit_case_t &c, cpu_isa_t isa) {
@@ -1223,6 +1225,7 @@ TEST(jit_reorder, WordTiles) {
                 x64::jit_reorder_desc_t d;
                 ASSERT_NO_FATAL_FAILURE(desc_of(ab_ba(m, 1000, 0), isa, d));
                 EXPECT_EQ(d.word_tile, z) << m;
+                EXPECT_EQ(x64::jit_word_dst_prefetch(d), 0) << m; // in the caches
                 for (int v = 0; v < 2; ++v)
                     EXPECT_TRUE(run_jit_case(ab_ba(m, 1000, v), isa, nullptr, ++n));
             }
@@ -1257,6 +1260,11 @@ TEST(jit_reorder, WordTiles) {
             c.dtag = "ba";
             EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
             EXPECT_EQ(b_per_call(c, isa), z ? 32 : 16) << c.str();
+            // Dst rows of 4095 bf16 (not whole lines apart) store cached and
+            // prefetch the next A tile's dst lines for writing.
+            x64::jit_reorder_desc_t d;
+            ASSERT_NO_FATAL_FAILURE(desc_of(c, isa, d));
+            EXPECT_EQ(x64::jit_word_dst_prefetch(d), z && dims[0] == 4095 ? 1 : 0) << c.str();
         }
         for (auto tags : { std::make_pair("nchw", "nhwc"), std::make_pair("nhwc", "nchw"),
                      std::make_pair("nChw16c", "nchw"), std::make_pair("nchw", "nChw16c") }) {
@@ -1270,6 +1278,8 @@ TEST(jit_reorder, WordTiles) {
             ASSERT_NO_FATAL_FAILURE(desc_of(c, isa, d));
             EXPECT_EQ(d.word_tile || d.word_pair, z) << c.str();
             EXPECT_EQ(d.nt, z) << c.str();
+            // nhwc dst rows of 66 channels: 132 bytes apart.
+            EXPECT_EQ(x64::jit_word_dst_prefetch(d), z && c.dtag == "nhwc" ? 1 : 0) << c.str();
             if (z && c.stag != "nChw16c" && c.dtag != "nChw16c") {
                 EXPECT_EQ(b_per_call(c, isa), 32) << c.str();
             }
