@@ -2030,7 +2030,9 @@ void reorder_gen_t::gen_transpose() {
         prefetch_ahead_tile();
         transpose_tile();
         comp_zero();
-        const bool nt = d_.nt && !d_.dst_stage_row && TB == T && dsz_ == 4
+        // (flat_b: the edge calls' tiles step by the folded loop, not
+        // whole lines.)
+        const bool nt = d_.nt && !d_.dst_stage_row && !d_.flat_b && TB == T && dsz_ == 4
                         && (z_ ? osA % 64 == 0 : osA == 4 * T);
         stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
             for (int a = 0; a < TA; ++a) {
@@ -2716,6 +2718,9 @@ dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d) {
     return flat;
 }
 
+// (5x5, 3x3x3: B = 25, 27: the same, 25 or 27 full tiles instead of 32
+// of which 16 partial, and the dst streamed, which the folded loop's
+// steps of 25 elements kept cached.)
 // 3x3 filters, OIhw16i16o -> oihw: A = 16 o (src stride 1, one line per
 // src row), B = 9 hw (src rows 1 KiB apart, dst stride 1), the baked i
 // loop 16 x (src 16, dst 9): each o row of the call is 144 contiguous dst
@@ -2726,7 +2731,8 @@ dim_t jit_flat_b_tiles(const jit_reorder_desc_t &d) {
     if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose) return 0;
     if (!d.bit_copy || d.byte_tile || d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return 0;
     if (data_type_size(d.sdt) != 4 || data_type_size(d.ddt) != 4) return 0;
-    if (d.b_outer || d.nloops < 1 || d.n[0] != 16 || d.n[1] >= 16 || d.is[0] != 1 || d.os[1] != 1)
+    if (d.b_outer || d.nloops < 1 || d.n[0] != 16 || d.n[1] % 16 == 0 || d.is[0] != 1
+            || d.os[1] != 1)
         return 0;
     const int L = d.nloops - 1; // the innermost baked loop continues B in the dst
     if (d.loop_os[L] != d.n[1]) return 0;
@@ -3045,8 +3051,8 @@ void jit_reorder_desc_init(
     // stores fault otherwise); the baked loops (or the stage's rows) must
     // keep it so (OIhw16i16o -> oihw 5x5: rows of 25 f32 apart).
     const dim_t dsz = (dim_t)data_type_size(d.ddt);
-    // (With flat_b the innermost loop is folded into the flattened tiles,
-    // and its tiles of fewer than 16 lanes never stream.)
+    // (With flat_b the innermost loop is folded into the flattened tiles;
+    // the edge calls' tiles do not stream.)
     if (!d.dst_stage_row)
         for (int l = 0; l < d.nloops - (d.flat_b ? 1 : 0); ++l)
             if (d.loop_os[l] * dsz % 64 != 0) d.nt = false;

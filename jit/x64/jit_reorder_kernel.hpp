@@ -186,7 +186,7 @@ bool jit_comp_in_kernel(const plan_t &p, const kernel_plan_t &kp);
 dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d);
 
 // desc.flat_b of a transpose (0: none): AVX-512 f32 bit copies whose B is
-// shorter than a tile and dst-contiguous, continued in the dst by the
+// not a whole number of tiles and dst-contiguous, continued in the dst by the
 // innermost baked loop (dst stride n[1]), with A a whole tile of src
 // lines, a dense src per call body and a multiple of 16 flattened
 // positions.

@@ -772,13 +772,14 @@ TEST(jit_reorder, ShortBStagedDst) {
     EXPECT_EQ(desc_of(c, isa).dst_stage_row, 0) << c.str();
 }
 
-// 16i16o blocked weights to plain with a short B (3x3 filters): the
-// call's B positions under the baked i loop run flattened as whole
-// 16 x 16 tiles, each dst row whole lines (desc.flat_b). Bit-exact cached
-// (small) and streamed (large, with the prefetch of the next block), with
-// an outer baked loop (groups), odd dst strides (cached), and with edge
-// calls (O, I not whole blocks) that take the usual tiles; only for f32
-// bit copies on AVX-512.
+// 16i16o blocked weights to plain whose B is not whole tiles (3x3, 5x5,
+// 3x3x3 filters): the call's B positions under the baked i loop run
+// flattened as whole 16 x 16 tiles, each dst row whole lines
+// (desc.flat_b). Bit-exact cached (small) and streamed (large, with the
+// prefetch of the next block), with an outer baked loop (groups), odd dst
+// strides (cached), and with edge calls (padded O) that take the usual
+// tiles, cached also in a streaming kernel; only for f32 bit copies on
+// AVX-512.
 TEST(jit_reorder, FlatShortBTiles) {
     const cpu_isa_t isa = cpu_isa_t::avx512_core;
     if (!x64::isa_allowed(isa)) GTEST_SKIP() << "avx512_core not available";
@@ -791,6 +792,11 @@ TEST(jit_reorder, FlatShortBTiles) {
         { { 1024, 768, 3, 3 }, "OIhw16i16o", "oihw", 144 },
         { { 1000, 768, 3, 3 }, "OIhw16i16o", "oihw", 144 }, // edge calls (padded O)
         { { 250, 256, 3, 3 }, "OIhw16i16o", "oihw", 144 },  // edge calls, cached
+        // B of more than a tile (5x5, 3x3x3): cached, streamed (large), with edge calls
+        { { 64, 64, 5, 5 }, "OIhw16i16o", "oihw", 400 },
+        { { 416, 640, 5, 5 }, "OIhw16i16o", "oihw", 400 },
+        { { 408, 640, 5, 5 }, "OIhw16i16o", "oihw", 400 },
+        { { 128, 128, 3, 3, 3 }, "ABcde16b16a", "abcde", 432 },
         // padded I: the i loop in the driver, not flattened
         { { 1040, 760, 3, 3 }, "OIhw16i16o", "oihw", 0 },
         { { 250, 248, 3, 3 }, "OIhw16i16o", "oihw", 0 },
@@ -815,11 +821,14 @@ TEST(jit_reorder, FlatShortBTiles) {
     EXPECT_EQ(desc_of(c, isa).flat_b, 144) << c.str();
     EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
     c.dstrides.clear();
-    // Not flattened: whole B tiles (4x4), B of more than a tile (5x5),
-    // value paths, other types, AVX2.
-    for (const auto &dims : { std::vector<dim_t>{ 256, 256, 4, 4 }, { 64, 64, 5, 5 } }) {
+    c.dims = { 408, 640, 5, 5 };
+    EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
+    // Not flattened: whole B tiles (4x4), more than 32 tiles (7x7), value
+    // paths, other types, AVX2.
+    for (const auto &dims : { std::vector<dim_t>{ 256, 256, 4, 4 }, { 64, 64, 7, 7 } }) {
         c.dims = dims;
         EXPECT_EQ(desc_of(c, isa).flat_b, 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
     }
     c.dims = { 128, 128, 3, 3 };
     c.src_scale_mask = 0;
