@@ -508,6 +508,7 @@ private:
     void hoist_invariants();
     void gen_transpose();
     void gen_transpose_flat();
+    void gen_transpose_flat_b();
     void gen_ymm_b16_tile(int64_t osA, int64_t ssA, int64_t dsA);
     void gen_ymm_b16_outer();
     void gen_flat_bytes();
@@ -2072,7 +2073,9 @@ void reorder_gen_t::gen_transpose() {
         prefetch_ahead_tile();
         transpose_tile();
         comp_zero();
-        const bool nt = d_.nt && !d_.dst_stage_row && TB == T && dsz_ == 4
+        // (flat_b: the edge calls' tiles step by the folded loop, not
+        // whole lines.)
+        const bool nt = d_.nt && !d_.dst_stage_row && !d_.flat_b && TB == T && dsz_ == 4
                         && (z_ ? osA % 64 == 0 : osA == 4 * T);
         stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
             for (int a = 0; a < TA; ++a) {
@@ -2310,6 +2313,35 @@ void reorder_gen_t::gen_transpose_flat() {
     }
 }
 
+// Flattened short-B tiles (d_.flat_b, see jit_flat_b_tiles): each of the
+// call's 16 dst rows (A positions) is flat_b contiguous elements (B under
+// the baked loop); flattened position k is B position k % n[1] of loop
+// iteration k / n[1], so its src row (16 A positions, one line) is at a
+// constant offset. Whole tiles, unmasked loads of whole lines, and every
+// dst row one zmm store of a whole line. The call's src is one dense
+// block: with pf_ahead each tile prefetches its share of the next one in
+// address order (16 lines per tile).
+void reorder_gen_t::gen_transpose_flat_b() {
+    tb_ = W_;
+    const int64_t nB = d_.n[1], isB = d_.is[1] * ssz_;
+    const int64_t isL = d_.loop_is[d_.nloops - 1] * ssz_; // the folded (innermost) loop
+    const bool nt = d_.nt && d_.os[0] * dsz_ % 64 == 0;
+    for (int64_t j = 0; j < d_.flat_b / 16; ++j) {
+        for (int b = 0; b < 16; ++b) {
+            const int64_t k = 16 * j + b;
+            if (d_.pf_ahead) prefetcht2(ptr[r8 + d_.pf_ahead + k * 64]);
+            vmovups(Zmm(b), ptr[r8 + (k % nB) * isB + (k / nB) * isL]);
+        }
+        transpose_tile();
+        stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
+            for (int a = 0; a < 16; ++a) {
+                const Address dst = ptr[r9 + a * d_.os[0] * dsz_ + j * 64];
+                stream ? vmovntps(dst, Zmm(a)) : vmovups(dst, Zmm(a));
+            }
+        });
+    }
+}
+
 // Stage bytes per B row of gen_flat_bytes: whole lines, with room for
 // the last byte tile's reads past the row (columns past A, not stored).
 int64_t flat_stage_row(int64_t flat) {
@@ -2506,6 +2538,7 @@ void reorder_gen_t::generate() {
     whole_calls(d_.pair_a, d_.nloops, [&] { gen_pair_a(); });
     // The flattened tiles replace the innermost baked loop.
     whole_calls(d_.flat_a != 0, d_.nloops - 1, [&] { gen_transpose_flat(); });
+    whole_calls(d_.flat_b != 0, d_.nloops - 1, [&] { gen_transpose_flat_b(); });
     whole_calls(d_.flat_bytes != 0, d_.nloops - 1, [&] { gen_flat_bytes(); });
     baked_loops(d_.nloops, [&] {
         switch (d_.strategy) {
@@ -2750,6 +2783,35 @@ dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d) {
     if (!fits32(15 * d.is[1] * 4 + flat * 4)
             || !fits32(((d.n[0] - 1) * d.os[0] + (d.loop_n[L] - 1) * d.loop_os[L]) * 4))
         return 0;
+    return flat;
+}
+
+// (5x5, 3x3x3: B = 25, 27: the same, 25 or 27 full tiles instead of 32
+// of which 16 partial, and the dst streamed, which the folded loop's
+// steps of 25 elements kept cached.)
+// 3x3 filters, OIhw16i16o -> oihw: A = 16 o (src stride 1, one line per
+// src row), B = 9 hw (src rows 1 KiB apart, dst stride 1), the baked i
+// loop 16 x (src 16, dst 9): each o row of the call is 144 contiguous dst
+// elements. The tiles of 9 lanes cost as much as full ones (16 per call)
+// and need the dst stage to write whole lines; flattened, the call is 9
+// full tiles whose dst rows are whole lines.
+dim_t jit_flat_b_tiles(const jit_reorder_desc_t &d) {
+    if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose) return 0;
+    if (!d.bit_copy || d.byte_tile || d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return 0;
+    if (data_type_size(d.sdt) != 4 || data_type_size(d.ddt) != 4) return 0;
+    if (d.b_outer || d.nloops < 1 || d.n[0] != 16 || d.n[1] % 16 == 0 || d.is[0] != 1
+            || d.os[1] != 1)
+        return 0;
+    const int L = d.nloops - 1; // the innermost baked loop continues B in the dst
+    if (d.loop_os[L] != d.n[1]) return 0;
+    const dim_t flat = d.n[1] * d.loop_n[L];
+    if (flat % 16 != 0 || flat > 16 * 32) return 0; // unrolled: at most 32 tiles
+    // The body's src (16 A x B x the loop) one dense block of flat lines
+    // (the prefetch ahead walks it in address order).
+    std::vector<std::pair<dim_t, dim_t>> lv{ { 1, 16 }, { d.is[1], d.n[1] },
+        { d.loop_is[L], d.loop_n[L] } };
+    if (dense_extent(lv) != 16 * flat) return 0;
+    if (!fits32(16 * flat * 4 + d.pf_ahead) || !fits32((15 * d.os[0] + flat) * 4)) return 0;
     return flat;
 }
 
@@ -3039,6 +3101,9 @@ void jit_reorder_desc_init(
     static const bool flat_on = getenv_int("RELAYOUT_JIT_FLAT_A", 1) != 0; // experiment knob
     d.flat_a = flat_on ? jit_flat_a_tiles(d) : 0;
     d.flat_pf = jit_flat_a_prefetch(d, kp);
+    static const bool flat_b_on = getenv_int("RELAYOUT_JIT_FLAT_B", 1) != 0; // experiment knob
+    d.flat_b = flat_b_on ? jit_flat_b_tiles(d) : 0;
+    if (d.flat_b) d.dst_stage_row = 0; // the flat tiles write whole lines; edge calls cached
     d.narrow_rows = jit_narrow_rows(d);
     static const bool pair_on = getenv_int("RELAYOUT_JIT_PAIR_A", 1) != 0; // experiment knob
     d.pair_a = pair_on && jit_pair_a(d);
@@ -3060,8 +3125,10 @@ void jit_reorder_desc_init(
     // stores fault otherwise); the baked loops (or the stage's rows) must
     // keep it so (OIhw16i16o -> oihw 5x5: rows of 25 f32 apart).
     const dim_t dsz = (dim_t)data_type_size(d.ddt);
+    // (With flat_b the innermost loop is folded into the flattened tiles;
+    // the edge calls' tiles do not stream.)
     if (!d.dst_stage_row)
-        for (int l = 0; l < d.nloops; ++l)
+        for (int l = 0; l < d.nloops - (d.flat_b ? 1 : 0); ++l)
             if (d.loop_os[l] * dsz % 64 != 0) d.nt = false;
     if (!d.nt || d.b_outer) d.ymm_b16 = false; // cached: the 8x8 tiles complete the lines too
     d.ymm_b16_pf = jit_ymm_b16_near_rows(d, kp);

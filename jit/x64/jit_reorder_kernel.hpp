@@ -113,6 +113,14 @@ struct jit_reorder_desc_t {
     // prefetch of each src line (the next call but one), 0: none. See
     // jit_flat_a_prefetch.
     dim_t flat_pf;
+    // Blocked src to plain dst with a short B (OIhw16i16o -> oihw 3x3:
+    // B = 9 hw positions under a baked i loop of dst stride 9): each of
+    // the call's 16 dst rows is one dense run (16 i x 9 hw = 144), written
+    // as whole 16 x 16 tiles of flattened B positions, each src row of a
+    // tile one line at a per-row constant offset (9 full tiles instead of
+    // 16 of 9 lanes, and no dst stage). The number of flattened positions
+    // (0: none). See jit_flat_b_tiles.
+    dim_t flat_b;
     // Conversions to 2- and 1-byte dsts (f32 -> bf16 / f16 / s8 / u8
     // transposes, AVX-512): full tiles of this many B lanes (32 or 64, one
     // whole 64-byte dst line per A position) converted along A as they are
@@ -182,6 +190,13 @@ int64_t jit_byte_tile_pf(const jit_reorder_desc_t &d);
 // baked loop (src stride n[0]), with B a whole tile, and a multiple of 16
 // flattened positions.
 dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d);
+
+// desc.flat_b of a transpose (0: none): AVX-512 f32 bit copies whose B is
+// not a whole number of tiles and dst-contiguous, continued in the dst by the
+// innermost baked loop (dst stride n[1]), with A a whole tile of src
+// lines, a dense src per call body and a multiple of 16 flattened
+// positions.
+dim_t jit_flat_b_tiles(const jit_reorder_desc_t &d);
 
 // desc.flat_pf (0: none): flattened tiles (or flattened rows to bytes) of
 // a large problem (streamed dst) whose next call reads the next flat_a

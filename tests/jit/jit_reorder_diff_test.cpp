@@ -752,10 +752,11 @@ TEST(jit_reorder, ShortBStagedDst) {
     c.dims = { 1024, 768, 3, 3 };
     c.stag = "OIhw16i16o";
     c.dtag = "oihw";
-    EXPECT_EQ(desc_of(c, isa).dst_stage_row, 16 * 9) << c.str();
+    // (f32 bit copies take the flattened tiles instead: FlatShortBTiles)
+    EXPECT_EQ(desc_of(c, isa).dst_stage_row, 0) << c.str();
+    c.src_scale_mask = 0;
     EXPECT_EQ(pf(c, isa), 16 * 1024) << c.str();
     EXPECT_TRUE(run_jit_case(c, isa));
-    c.src_scale_mask = 0;
     c.sdt = relayout_s8;
     c.dims = { 1024, 1280, 3, 3 };
     EXPECT_EQ(desc_of(c, isa).dst_stage_row, 16 * 9) << c.str();
@@ -769,6 +770,77 @@ TEST(jit_reorder, ShortBStagedDst) {
     EXPECT_EQ(desc_of(c, isa).dst_stage_row, 0) << c.str();
     c.dims = { 256, 256, 3, 3 };
     EXPECT_EQ(desc_of(c, isa).dst_stage_row, 0) << c.str();
+}
+
+// 16i16o blocked weights to plain whose B is not whole tiles (3x3, 5x5,
+// 3x3x3 filters): the call's B positions under the baked i loop run
+// flattened as whole 16 x 16 tiles, each dst row whole lines
+// (desc.flat_b). Bit-exact cached (small) and streamed (large, with the
+// prefetch of the next block), with an outer baked loop (groups), odd dst
+// strides (cached), and with edge calls (padded O) that take the usual
+// tiles, cached also in a streaming kernel; only for f32 bit copies on
+// AVX-512.
+TEST(jit_reorder, FlatShortBTiles) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "avx512_core not available";
+    jit_case_t c;
+    const struct {
+        std::vector<dim_t> dims;
+        const char *stag, *dtag;
+        dim_t flat;
+    } flat_cases[] = { { { 128, 128, 3, 3 }, "OIhw16i16o", "oihw", 144 },
+        { { 1024, 768, 3, 3 }, "OIhw16i16o", "oihw", 144 },
+        { { 1000, 768, 3, 3 }, "OIhw16i16o", "oihw", 144 }, // edge calls (padded O)
+        { { 250, 256, 3, 3 }, "OIhw16i16o", "oihw", 144 },  // edge calls, cached
+        // B of more than a tile (5x5, 3x3x3): cached, streamed (large), with edge calls
+        { { 64, 64, 5, 5 }, "OIhw16i16o", "oihw", 400 },
+        { { 416, 640, 5, 5 }, "OIhw16i16o", "oihw", 400 },
+        { { 408, 640, 5, 5 }, "OIhw16i16o", "oihw", 400 },
+        { { 128, 128, 3, 3, 3 }, "ABcde16b16a", "abcde", 432 },
+        // padded I: the i loop in the driver, not flattened
+        { { 1040, 760, 3, 3 }, "OIhw16i16o", "oihw", 0 },
+        { { 250, 248, 3, 3 }, "OIhw16i16o", "oihw", 0 },
+        { { 4, 64, 64, 3, 3 }, "aBCde16c16b", "abcde", 144 } }; // outer baked loop
+    for (const auto &fc : flat_cases) {
+        c.dims = fc.dims;
+        c.stag = fc.stag;
+        c.dtag = fc.dtag;
+        EXPECT_EQ(desc_of(c, isa).flat_b, fc.flat) << c.str();
+        if (fc.flat) EXPECT_EQ(desc_of(c, isa).dst_stage_row, 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
+    c.stag = "OIhw16i16o";
+    c.dtag = "oihw";
+    // Large: streamed, the src block prefetched ahead.
+    c.dims = { 1024, 768, 3, 3 };
+    EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
+    EXPECT_EQ(pf(c, isa), 16 * 1024) << c.str();
+    // Odd dst strides: o rows of 128 x 9 + 5 elements (cached).
+    c.dims = { 128, 128, 3, 3 };
+    c.dstrides = { 128 * 9 + 5, 9, 3, 1 };
+    EXPECT_EQ(desc_of(c, isa).flat_b, 144) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    c.dstrides.clear();
+    c.dims = { 408, 640, 5, 5 };
+    EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
+    // Not flattened: whole B tiles (4x4), more than 32 tiles (7x7), value
+    // paths, other types, AVX2.
+    for (const auto &dims : { std::vector<dim_t>{ 256, 256, 4, 4 }, { 64, 64, 7, 7 } }) {
+        c.dims = dims;
+        EXPECT_EQ(desc_of(c, isa).flat_b, 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
+    c.dims = { 128, 128, 3, 3 };
+    c.src_scale_mask = 0;
+    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    c.src_scale_mask = -1;
+    c.sdt = c.ddt = relayout_bf16;
+    EXPECT_EQ(desc_of(c, isa).flat_b, 0) << c.str();
+    c.sdt = c.ddt = relayout_f32;
+    if (x64::isa_allowed(cpu_isa_t::avx2)) {
+        EXPECT_EQ(desc_of(c, cpu_isa_t::avx2).flat_b, 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, cpu_isa_t::avx2)) << c.str();
+    }
 }
 
 // Plain weights to 16i16o blocks with a short A (3x3, 5x5, 3x3x3 filters;
