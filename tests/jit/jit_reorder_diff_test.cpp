@@ -806,7 +806,9 @@ TEST(jit_reorder, FlatShortBTiles) {
         c.stag = fc.stag;
         c.dtag = fc.dtag;
         EXPECT_EQ(desc_of(c, isa).flat_b, fc.flat) << c.str();
-        if (fc.flat) EXPECT_EQ(desc_of(c, isa).dst_stage_row, 0) << c.str();
+        if (fc.flat) {
+            EXPECT_EQ(desc_of(c, isa).dst_stage_row, 0) << c.str();
+        }
         EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
     }
     c.stag = "OIhw16i16o";
