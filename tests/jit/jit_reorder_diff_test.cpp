@@ -520,6 +520,50 @@ TEST(jit_reorder, PairA) {
     }
 }
 
+// A quads of conversions to s8 / u8 blocks with adjacent 16-lane dst rows
+// (nchw -> nChw16c: whole calls of 64 A positions x 16 lanes, lines of
+// four positions): spatial sizes of whole quads (64, 192) and not (96,
+// 63: the usual tiles), padded channel blocks (20: the edge call takes
+// the usual tiles), scale variants and zero points, values that saturate
+// and NaN (random sources), sources narrower than f32; large problems
+// stream. The desc must take the quads on AVX-512 only, not with scales
+// along A, nor for 2-byte dsts (the A pairs).
+TEST(jit_reorder, QuadA) {
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (auto dims : { std::vector<dim_t>{ 2, 48, 8, 8 }, std::vector<dim_t>{ 1, 20, 8, 16 },
+                     std::vector<dim_t>{ 1, 32, 8, 12 }, std::vector<dim_t>{ 1, 32, 7, 9 },
+                     std::vector<dim_t>{ 3, 16, 1, 192 } })
+            for (data_type_t sdt : { relayout_f32, relayout_bf16, relayout_s32 })
+                for (data_type_t ddt : { relayout_s8, relayout_u8 })
+                    for (int variant = 0; variant < 5; ++variant) {
+                        if (sdt != relayout_f32 && variant > 1) continue;
+                        jit_case_t c = jit_case_t::of(dims, sdt, ddt, "nchw", "nChw16c");
+                        if (variant < 4)
+                            set_scale_variant(c, variant, 2);
+                        else
+                            c.src_scale_mask = 8; // along w
+                        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                    }
+        for (data_type_t ddt : { relayout_s8, relayout_u8 }) {
+            // 52 MB: streamed.
+            jit_case_t c = jit_case_t::of({ 2, 256, 128, 160 }, relayout_f32, ddt, "nchw", "nChw16c");
+            c.src_scale_mask = ddt == relayout_s8 ? 0 : 2;
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        }
+        for (int mask : { -1, 0, 2, 8 })
+            for (data_type_t ddt : { relayout_s8, relayout_u8, relayout_bf16 }) {
+                jit_case_t c = jit_case_t::of({ 2, 64, 32, 32 }, relayout_f32, ddt, "nchw", "nChw16c");
+                c.src_scale_mask = mask;
+                x64::jit_reorder_desc_t d;
+                ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+                const bool on = isa == cpu_isa_t::avx512_core && mask != 8 && ddt != relayout_bf16;
+                EXPECT_EQ(d.quad_a, on) << c.str() << " mask " << mask;
+            }
+    }
+}
+
 // Large 4-byte bit-copy transposes whose B src rows are a page or more
 // apart and dst rows 1 KiB or more apart (ab -> ba, nchw -> nhwc from
 // 256 channels): AVX-512 takes B = 32 rows per call (two tiles) and an L2
