@@ -3051,7 +3051,12 @@ void jit_reorder_desc_init(
     static const bool pair_on = getenv_int("RELAYOUT_JIT_PAIR_A", 1) != 0; // experiment knob
     d.pair_a = pair_on && jit_pair_a(d);
     static const bool quad_on = getenv_int("RELAYOUT_JIT_QUAD_A", 1) != 0; // experiment knob
-    d.quad_a = quad_on && jit_quad_a(d);
+    // Streamed, or within the caches: 8-32 MB problems (cached stores,
+    // the src from L3 or memory) lost with the quads, single-thread % of
+    // a copy: f32 -> u8 4x256x64x64 92-102 -> 74-77, 8x256x64x64 60 ->
+    // 40-46 (with an L2 prefetch along A about even); 2x128x64x64 (5 MB)
+    // gained 44 -> 76.
+    d.quad_a = quad_on && jit_quad_a(d) && (d.nt || bytes <= quad_cached_max_bytes);
     d.narrow_pf = narrow_rows_pf(d);
     static const int flat_bytes_on = getenv_int("RELAYOUT_JIT_FLAT_BYTES", 1); // experiment knob
     d.flat_bytes = flat_bytes_on ? jit_flat_bytes(d, kp) : 0;

@@ -248,6 +248,10 @@ inline int64_t jit_comp_lanes(const kernel_plan_t &kp) {
 // save the read-for-ownership of every line.
 constexpr size_t nt_threshold_bytes = size_t(48) << 20;
 
+// A quads (desc.quad_a) of problems below nt_threshold_bytes: only up to
+// this many bytes (src + dst), see jit_reorder_desc_init.
+constexpr size_t quad_cached_max_bytes = size_t(8) << 20;
+
 // Whether the generator can express `d` (immediates fit, ...); the reason
 // is left as the error message when not.
 status_t jit_reorder_desc_check(const jit_reorder_desc_t &d);

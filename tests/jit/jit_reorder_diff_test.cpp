@@ -527,7 +527,8 @@ TEST(jit_reorder, PairA) {
 // the usual tiles), scale variants and zero points, values that saturate
 // and NaN (random sources), sources narrower than f32; large problems
 // stream. The desc must take the quads on AVX-512 only, not with scales
-// along A, nor for 2-byte dsts (the A pairs).
+// along A, nor for 2-byte dsts (the A pairs), nor for cached problems
+// larger than quad_cached_max_bytes.
 TEST(jit_reorder, QuadA) {
     int n = 0;
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
@@ -561,6 +562,11 @@ TEST(jit_reorder, QuadA) {
                 const bool on = isa == cpu_isa_t::avx512_core && mask != 8 && ddt != relayout_bf16;
                 EXPECT_EQ(d.quad_a, on) << c.str() << " mask " << mask;
             }
+        // Cached problems beyond the caches' share (10 MB) keep the tiles.
+        jit_case_t c = jit_case_t::of({ 4, 128, 64, 64 }, relayout_f32, relayout_s8, "nchw", "nChw16c");
+        x64::jit_reorder_desc_t d;
+        ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+        EXPECT_FALSE(d.quad_a) << c.str();
     }
 }
 
