@@ -620,6 +620,9 @@ private:
     void gen_row_words(int TA);
     void gen_pair_a();
     void gen_quad_a();
+    void a_groups(int per, const std::function<void()> &step);
+    void pair_a_step();
+    void quad_a_step();
     // Row lanes (gen_row_bytes, gen_row_words): each src row is one lane,
     // so its scales are broadcast (a scale common to the tile held in
     // zmm 28 / 27); compute's temporaries at zmm 20, 21. end_row_lanes
@@ -1796,9 +1799,13 @@ void reorder_gen_t::word_pair(int j, int h, const Address &a, const Opmask *k, i
 // large (the 16 x 16 tiles stored 32-byte halves, cached). Whole calls
 // only; r8 src, r9 dst, r10 / r11 scales of the call (constant along A).
 void reorder_gen_t::gen_pair_a() {
+    a_groups(32, [&] { pair_a_step(); });
+}
+
+// The loop of the A pairs / quads over the call's A: `per` positions a
+// step, rax a0, rcx src and rdx dst at a0, rsi / rdi the scales.
+void reorder_gen_t::a_groups(int per, const std::function<void()> &step) {
     begin_b_tiles();
-    const int64_t isB = d_.is[1] * ssz_;
-    const bool nt = d_.nt;
     mov(rsi, r10);
     mov(rdi, r11);
     Label la;
@@ -1807,6 +1814,15 @@ void reorder_gen_t::gen_pair_a() {
     lea(rcx, ptr[r8 + rax * ssz_]);
     imul(rdx, rax, (int)(d_.os[0] * dsz_));
     add(rdx, r9);
+    step();
+    add(rax, per);
+    cmp(rax, (int)d_.n[0]);
+    jl(la, T_NEAR);
+}
+
+void reorder_gen_t::pair_a_step() {
+    const int64_t isB = d_.is[1] * ssz_;
+    const bool nt = d_.nt;
     const row_lanes_t saved = begin_word_pairs();
     for (int b = 0; b < 16; ++b)
         for (int h = 0; h < 2; ++h) {
@@ -1833,9 +1849,6 @@ void reorder_gen_t::gen_pair_a() {
                 stream ? vmovntdq(to, x.first) : vmovdqu16(to, x.first);
             }
     });
-    add(rax, 32);
-    cmp(rax, (int)d_.n[0]);
-    jl(la, T_NEAR);
 }
 
 // A quads (d_.quad_a, see jit_quad_a): 64 A positions x the 16 B lanes
@@ -1851,18 +1864,12 @@ void reorder_gen_t::gen_pair_a() {
 // 16 x 16 tiles stored 16-byte quarters, cached). Whole calls only; r8
 // src, r9 dst, r10 / r11 scales of the call (constant along A).
 void reorder_gen_t::gen_quad_a() {
-    begin_b_tiles();
+    a_groups(64, [&] { quad_a_step(); });
+}
+
+void reorder_gen_t::quad_a_step() {
     const int64_t isB = d_.is[1] * ssz_;
     const bool sgn = d_.ddt == relayout_s8;
-    mov(rsi, r10);
-    mov(rdi, r11);
-    Label la;
-    xor_(rax, rax);
-    L(la);
-    lea(rcx, ptr[r8 + rax * ssz_]);
-    mov(rdx, rax);
-    shl(rdx, 4); // os[0] = 16 bytes
-    add(rdx, r9);
     sat_packs_ = true;
     vmovups(Zmm(29), cst(c_hi_));
     hoisted_[0] = hoisted_t{ &c_hi_, 29 };
@@ -1871,8 +1878,7 @@ void reorder_gen_t::gen_quad_a() {
     for (int b = 0; b < 16; ++b) {
         for (int k = 0; k < 4; ++k) {
             const int64_t at = b * isB + k * 16 * ssz_;
-            if (d_.narrow_pf && (k * 16 * ssz_) % 64 == 0)
-                prefetcht1(ptr[rcx + at + d_.narrow_pf]);
+            if (d_.narrow_pf && (k * 16 * ssz_) % 64 == 0) prefetcht1(ptr[rcx + at + d_.narrow_pf]);
             load_lanes(16 + k, ptr[rcx + at], nullptr, d_.sdt);
             compute(16 + k, lane_src_t{ ptr[rdx], ptr[rsi + b * d_.ss[1] * 4],
                                     ptr[rdi + b * d_.ds[1] * 4], nullptr });
@@ -1898,9 +1904,6 @@ void reorder_gen_t::gen_quad_a() {
             stream ? vmovntdq(to, Zmm(j)) : vmovdqu8(to, Zmm(j));
         }
     });
-    add(rax, 64);
-    cmp(rax, (int)d_.n[0]);
-    jl(la, T_NEAR);
 }
 
 // 32 B lanes of a transpose to bf16 / f16: each src row (a lane, A along

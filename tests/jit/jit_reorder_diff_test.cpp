@@ -479,6 +479,32 @@ TEST(jit_reorder, NarrowRows) {
     }
 }
 
+// nchw -> nChw16c conversions of the A pairs and quads against the
+// reference at `isa`: each of `shapes` from f32 in every scale variant (and
+// scales along w), from bf16 and s32 without and with a common scale, to
+// each of `ddts`; then `large` from f32 (the first dst type with a common
+// src scale, the others per channel).
+void run_a_group_cases(cpu_isa_t isa, const std::vector<std::vector<dim_t>> &shapes,
+        const std::vector<data_type_t> &ddts, const std::vector<dim_t> &large, int &n) {
+    for (const auto &dims : shapes)
+        for (data_type_t sdt : { relayout_f32, relayout_bf16, relayout_s32 })
+            for (data_type_t ddt : ddts)
+                for (int variant = 0; variant < 5; ++variant) {
+                    if (sdt != relayout_f32 && variant > 1) continue;
+                    jit_case_t c = jit_case_t::of(dims, sdt, ddt, "nchw", "nChw16c");
+                    if (variant < 4)
+                        set_scale_variant(c, variant, 2);
+                    else
+                        c.src_scale_mask = 8; // along w
+                    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                }
+    for (data_type_t ddt : ddts) {
+        jit_case_t c = jit_case_t::of(large, relayout_f32, ddt, "nchw", "nChw16c");
+        c.src_scale_mask = ddt == ddts[0] ? 0 : 2;
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    }
+}
+
 // A pairs of conversions to bf16 / f16 blocks with adjacent 16-lane dst
 // rows (nchw -> nChw16c: whole calls of 32 A positions x 16 lanes, lines
 // of two positions): spatial sizes of whole pairs (64, 96) and not (63,
@@ -490,25 +516,9 @@ TEST(jit_reorder, PairA) {
     int n = 0;
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
-        for (auto dims : { std::vector<dim_t>{ 2, 48, 8, 8 }, std::vector<dim_t>{ 1, 20, 8, 12 },
-                     std::vector<dim_t>{ 1, 32, 7, 9 }, std::vector<dim_t>{ 3, 16, 1, 96 } })
-            for (data_type_t sdt : { relayout_f32, relayout_bf16, relayout_s32 })
-                for (data_type_t ddt : { relayout_bf16, relayout_f16 })
-                    for (int variant = 0; variant < 5; ++variant) {
-                        if (sdt != relayout_f32 && variant > 1) continue;
-                        jit_case_t c = jit_case_t::of(dims, sdt, ddt, "nchw", "nChw16c");
-                        if (variant < 4)
-                            set_scale_variant(c, variant, 2);
-                        else
-                            c.src_scale_mask = 8; // along w
-                        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
-                    }
-        for (data_type_t ddt : { relayout_bf16, relayout_f16 }) {
-            jit_case_t c =
-                    jit_case_t::of({ 2, 256, 128, 128 }, relayout_f32, ddt, "nchw", "nChw16c");
-            c.src_scale_mask = ddt == relayout_bf16 ? 0 : 2;
-            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
-        }
+        run_a_group_cases(isa,
+                { { 2, 48, 8, 8 }, { 1, 20, 8, 12 }, { 1, 32, 7, 9 }, { 3, 16, 1, 96 } },
+                { relayout_bf16, relayout_f16 }, { 2, 256, 128, 128 }, n);
         for (int mask : { -1, 0, 2, 8 }) {
             jit_case_t c = jit_case_t::of(
                     { 2, 64, 32, 32 }, relayout_f32, relayout_bf16, "nchw", "nChw16c");
@@ -533,29 +543,15 @@ TEST(jit_reorder, QuadA) {
     int n = 0;
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
-        for (auto dims : { std::vector<dim_t>{ 2, 48, 8, 8 }, std::vector<dim_t>{ 1, 20, 8, 16 },
-                     std::vector<dim_t>{ 1, 32, 8, 12 }, std::vector<dim_t>{ 1, 32, 7, 9 },
-                     std::vector<dim_t>{ 3, 16, 1, 192 } })
-            for (data_type_t sdt : { relayout_f32, relayout_bf16, relayout_s32 })
-                for (data_type_t ddt : { relayout_s8, relayout_u8 })
-                    for (int variant = 0; variant < 5; ++variant) {
-                        if (sdt != relayout_f32 && variant > 1) continue;
-                        jit_case_t c = jit_case_t::of(dims, sdt, ddt, "nchw", "nChw16c");
-                        if (variant < 4)
-                            set_scale_variant(c, variant, 2);
-                        else
-                            c.src_scale_mask = 8; // along w
-                        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
-                    }
-        for (data_type_t ddt : { relayout_s8, relayout_u8 }) {
-            // 52 MB: streamed.
-            jit_case_t c = jit_case_t::of({ 2, 256, 128, 160 }, relayout_f32, ddt, "nchw", "nChw16c");
-            c.src_scale_mask = ddt == relayout_s8 ? 0 : 2;
-            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
-        }
+        // The large one 52 MB: streamed.
+        run_a_group_cases(isa,
+                { { 2, 48, 8, 8 }, { 1, 20, 8, 16 }, { 1, 32, 8, 12 }, { 1, 32, 7, 9 },
+                        { 3, 16, 1, 192 } },
+                { relayout_s8, relayout_u8 }, { 2, 256, 128, 160 }, n);
         for (int mask : { -1, 0, 2, 8 })
             for (data_type_t ddt : { relayout_s8, relayout_u8, relayout_bf16 }) {
-                jit_case_t c = jit_case_t::of({ 2, 64, 32, 32 }, relayout_f32, ddt, "nchw", "nChw16c");
+                jit_case_t c =
+                        jit_case_t::of({ 2, 64, 32, 32 }, relayout_f32, ddt, "nchw", "nChw16c");
                 c.src_scale_mask = mask;
                 x64::jit_reorder_desc_t d;
                 ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
@@ -563,7 +559,8 @@ TEST(jit_reorder, QuadA) {
                 EXPECT_EQ(d.quad_a, on) << c.str() << " mask " << mask;
             }
         // Cached problems beyond the caches' share (10 MB) keep the tiles.
-        jit_case_t c = jit_case_t::of({ 4, 128, 64, 64 }, relayout_f32, relayout_s8, "nchw", "nChw16c");
+        jit_case_t c =
+                jit_case_t::of({ 4, 128, 64, 64 }, relayout_f32, relayout_s8, "nchw", "nChw16c");
         x64::jit_reorder_desc_t d;
         ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
         EXPECT_FALSE(d.quad_a) << c.str();
