@@ -3054,7 +3054,7 @@ void jit_reorder_desc_init(
     static const bool pair_on = getenv_int("RELAYOUT_JIT_PAIR_A", 1) != 0; // experiment knob
     d.pair_a = pair_on && jit_pair_a(d);
     static const bool quad_on = getenv_int("RELAYOUT_JIT_QUAD_A", 1) != 0; // experiment knob
-    // Streamed, or within the caches: 8-32 MB problems (cached stores,
+    // Streamed, or within the caches: 10-42 MB problems (cached stores,
     // the src from L3 or memory) lost with the quads, single-thread % of
     // a copy: f32 -> u8 4x256x64x64 92-102 -> 74-77, 8x256x64x64 60 ->
     // 40-46 (with an L2 prefetch along A about even); 2x128x64x64 (5 MB)
