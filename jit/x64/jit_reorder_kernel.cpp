@@ -2639,15 +2639,16 @@ int64_t near_rows_prefetch(const jit_reorder_desc_t &d, const plan_t &p, const k
 // each row a stream of its own along A, 32 or 64 of them at once) are
 // prefetched ahead along A; near rows (nhwc -> nchw, nChw16c -> nchw:
 // a tile's rows are one contiguous block, too short a stream each for
-// the hardware prefetchers) a B tile ahead, the next call's block.
-int64_t narrow_rows_pf(const jit_reorder_desc_t &d) {
+// the hardware prefetchers) a B tile ahead; calls of a few row tiles
+// (jit_narrow_rows_lanes: `call_lanes`, 0 for the usual split) the next
+// call's block.
+int64_t narrow_rows_pf(const jit_reorder_desc_t &d, dim_t call_lanes) {
     static const int knob = getenv_int("RELAYOUT_JIT_NARROW_PF", -1);
     if ((!d.narrow_rows && !d.pair_a && !d.quad_a) || !d.nt) return 0;
     if (knob >= 0) return knob;
-    if (d.quad_a) return d.is[1] * (int64_t)data_type_size(d.sdt) >= 4096 ? 768 : 0;
-    if (d.pair_a) return d.is[1] * (int64_t)data_type_size(d.sdt) >= 4096 ? 768 : 0;
     const int64_t isB = d.is[1] * (int64_t)data_type_size(d.sdt);
-    return isB < 4096 ? d.narrow_rows * isB : 768;
+    if (d.pair_a || d.quad_a) return isB >= 4096 ? 768 : 0;
+    return isB < 4096 ? (call_lanes ? d.n[1] : d.narrow_rows) * isB : 768;
 }
 
 // Far B src rows (a page or more apart) of a large 4-byte bit copy with
@@ -2841,12 +2842,18 @@ dim_t jit_narrow_rows_lanes(cpu_isa_t isa, const plan_t &p) {
     // (128 B to under a page: nhwc -> nchw) of 2-byte dsts, A of 128 or
     // more: a call of one row tile too, whose block the prefetch of the
     // call before fetched (f32 nhwc -> bf16 nchw, C = 256: B = 128 per
-    // call 60% -> 79% of a copy; s8 loses at 64: 74% -> 53%).
+    // call 60% -> 79% of a copy; s8 loses at 64: 74% -> 53%). Streamed
+    // (large), two row tiles per call, the prefetch still the next call's
+    // block (narrow_rows_pf): single-thread, C = 256, 67-76% -> 80-97%
+    // (C = 128: 83 -> 92, C = 512: 70 -> 83); cached ones lost (C = 256,
+    // 25 MB: 55 -> 44, 10 MB: 48 -> 40).
     if (row >= 4096) return lanes;
     dim_t a = 0; // the src-contiguous node's extent (A), calls of 32 x A
     for (const node_t &k : p.nodes)
         if (k.is == 1 && k.os != 1) a = std::max(a, k.n);
-    return row >= 128 && lanes == 32 && a >= 128 ? lanes : 0;
+    if (row < 128 || lanes != 32 || a < 128) return 0;
+    const size_t bytes = size_t(p.nelems()) * (data_type_size(p.sdt) + data_type_size(p.ddt));
+    return bytes >= nt_threshold_bytes ? 2 * lanes : lanes;
 }
 
 namespace {
@@ -3060,7 +3067,7 @@ void jit_reorder_desc_init(
     // 40-46 (with an L2 prefetch along A about even); 2x128x64x64 (5 MB)
     // gained 44 -> 76.
     d.quad_a = quad_on && jit_quad_a(d) && (d.nt || bytes <= quad_cached_max_bytes);
-    d.narrow_pf = narrow_rows_pf(d);
+    d.narrow_pf = narrow_rows_pf(d, jit_narrow_rows_lanes(isa, p));
     static const int flat_bytes_on = getenv_int("RELAYOUT_JIT_FLAT_BYTES", 1); // experiment knob
     d.flat_bytes = flat_bytes_on ? jit_flat_bytes(d, kp) : 0;
     // Its 16 src rows are far apart too (3x3 f32, 2048 i: 72 KiB), 9 lines

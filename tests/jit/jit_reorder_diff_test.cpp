@@ -423,8 +423,9 @@ TEST(jit_reorder, FarSrcRowsNarrowDst) {
 // edge tiles after the rows, A counts around a tile (5 .. 33) the masked
 // A rows; plain and blocked sides; scales common, per channel (along B)
 // and per A position (declined: the 16 x 16 tiles), zero points, sources
-// narrower than f32; large problems stream. AVX2 keeps its tiles. The
-// desc must take the rows where they apply.
+// narrower than f32; large problems stream (near rows of 2-byte dsts then
+// two row tiles per call). AVX2 keeps its tiles. The desc must take the
+// rows where they apply.
 TEST(jit_reorder, NarrowRows) {
     struct shape_t {
         std::vector<dim_t> dims;
@@ -463,6 +464,28 @@ TEST(jit_reorder, NarrowRows) {
                 jit_case_t c = make(sh, relayout_f32, ddt);
                 c.src_scale_mask = ddt == relayout_s8 ? 2 : 0;
                 EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            }
+        // Near rows of 2-byte dsts with an A of 128 or more (nhwc -> nchw):
+        // calls of one row tile, of two when streamed (52 MB; hw = 27370
+        // leaves a B edge after the calls of 64).
+        for (auto dims :
+                { std::vector<dim_t>{ 2, 160, 161, 170 }, std::vector<dim_t>{ 2, 128, 130, 128 } })
+            for (data_type_t ddt : { relayout_bf16, relayout_f16 }) {
+                jit_case_t c = jit_case_t::of(dims, relayout_f32, ddt, "nhwc", "nchw");
+                c.src_scale_mask = ddt == relayout_bf16 ? 0 : -1;
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                if (isa != cpu_isa_t::avx512_core) continue;
+                plan_t p;
+                ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
+                std::string name, kplan;
+                ASSERT_EQ(x64::jit_reorder_accept(p, isa, name, &kplan), status_t::success);
+                const bool two = dims[1] == 160;
+                EXPECT_NE(kplan.find(two ? " B[64 " : " B[32 "), std::string::npos)
+                        << c.str() << ": " << kplan;
+                // The L2 prefetch: the next call's block (64 rows of 160 f32).
+                x64::jit_reorder_desc_t d;
+                ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+                if (two) EXPECT_EQ(d.narrow_pf, 64 * 160 * 4) << c.str();
             }
         // The desc: rows of a whole line on AVX-512 only, not with scales
         // along A.
