@@ -626,6 +626,10 @@ private:
     void gen_row_bytes(int TA);
     void gen_row_words(int TA);
     void gen_pair_a();
+    void gen_quad_a();
+    void a_groups(int per, const std::function<void()> &step);
+    void pair_a_step();
+    void quad_a_step();
     // Row lanes (gen_row_bytes, gen_row_words): each src row is one lane,
     // so its scales are broadcast (a scale common to the tile held in
     // zmm 28 / 27); compute's temporaries at zmm 20, 21. end_row_lanes
@@ -1839,9 +1843,13 @@ void reorder_gen_t::word_pair(int j, int h, const Address &a, const Opmask *k, i
 // large (the 16 x 16 tiles stored 32-byte halves, cached). Whole calls
 // only; r8 src, r9 dst, r10 / r11 scales of the call (constant along A).
 void reorder_gen_t::gen_pair_a() {
+    a_groups(32, [&] { pair_a_step(); });
+}
+
+// The loop of the A pairs / quads over the call's A: `per` positions a
+// step, rax a0, rcx src and rdx dst at a0, rsi / rdi the scales.
+void reorder_gen_t::a_groups(int per, const std::function<void()> &step) {
     begin_b_tiles();
-    const int64_t isB = d_.is[1] * ssz_;
-    const bool nt = d_.nt;
     mov(rsi, r10);
     mov(rdi, r11);
     Label la;
@@ -1850,6 +1858,15 @@ void reorder_gen_t::gen_pair_a() {
     lea(rcx, ptr[r8 + rax * ssz_]);
     imul(rdx, rax, (int)(d_.os[0] * dsz_));
     add(rdx, r9);
+    step();
+    add(rax, per);
+    cmp(rax, (int)d_.n[0]);
+    jl(la, T_NEAR);
+}
+
+void reorder_gen_t::pair_a_step() {
+    const int64_t isB = d_.is[1] * ssz_;
+    const bool nt = d_.nt;
     const row_lanes_t saved = begin_word_pairs();
     for (int b = 0; b < 16; ++b)
         for (int h = 0; h < 2; ++h) {
@@ -1876,9 +1893,61 @@ void reorder_gen_t::gen_pair_a() {
                 stream ? vmovntdq(to, x.first) : vmovdqu16(to, x.first);
             }
     });
-    add(rax, 32);
-    cmp(rax, (int)d_.n[0]);
-    jl(la, T_NEAR);
+}
+
+// A quads (d_.quad_a, see jit_quad_a): 64 A positions x the 16 B lanes
+// of a block whose dst rows are adjacent (nchw -> nChw16c to s8 / u8:
+// rows of 16 bytes, a quarter line). Each src row's positions a + 16 k
+// (k = 0 .. 3) are converted and narrowed by saturating packs (only the
+// upper clamp, as in gen_row_bytes) into zmm b: dword 4 L + k holds
+// positions 16 k + 4 L .. + 3. After one dword transpose zmm j (= 4 L +
+// k) holds those four positions of the 16 rows, a byte shuffle (c_pack_)
+// makes each dword one position's bytes of four rows and a dword permute
+// (c_flat_perm_) each 128-bit lane one position's 16 rows: the whole
+// dst line of positions 16 k + 4 L .. + 3, streamed when large (the
+// 16 x 16 tiles stored 16-byte quarters, cached). Whole calls only; r8
+// src, r9 dst, r10 / r11 scales of the call (constant along A).
+void reorder_gen_t::gen_quad_a() {
+    a_groups(64, [&] { quad_a_step(); });
+}
+
+void reorder_gen_t::quad_a_step() {
+    const int64_t isB = d_.is[1] * ssz_;
+    const bool sgn = d_.ddt == relayout_s8;
+    sat_packs_ = true;
+    vmovups(Zmm(29), cst(c_hi_));
+    hoisted_[0] = hoisted_t{ &c_hi_, 29 };
+    nhoisted_ = 1;
+    const row_lanes_t saved = begin_row_lanes();
+    for (int b = 0; b < 16; ++b) {
+        for (int k = 0; k < 4; ++k) {
+            const int64_t at = b * isB + k * 16 * ssz_;
+            if (d_.narrow_pf && (k * 16 * ssz_) % 64 == 0) prefetcht1(ptr[rcx + at + d_.narrow_pf]);
+            load_lanes(16 + k, ptr[rcx + at], nullptr, d_.sdt);
+            compute(16 + k, lane_src_t{ ptr[rdx], ptr[rsi + b * d_.ss[1] * 4],
+                                    ptr[rdi + b * d_.ds[1] * 4], nullptr });
+        }
+        vpackssdw(Zmm(b), Zmm(16), Zmm(17));
+        vpackssdw(Zmm(18), Zmm(18), Zmm(19));
+        sgn ? vpacksswb(Zmm(b), Zmm(b), Zmm(18)) : vpackuswb(Zmm(b), Zmm(b), Zmm(18));
+    }
+    end_row_lanes(saved);
+    sat_packs_ = false;
+    nhoisted_ = 0;
+    transpose_tile();
+    const Zmm pack(30), perm(31);
+    vmovdqu8(pack, ptr[rip + c_pack_]);
+    vmovdqu32(perm, ptr[rip + c_flat_perm_]);
+    for (int j = 0; j < 16; ++j) {
+        vpshufb(Zmm(j), Zmm(j), pack);
+        vpermd(Zmm(j), perm, Zmm(j));
+    }
+    stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
+        for (int j = 0; j < 16; ++j) {
+            const Address to = ptr[rdx + (16 * (j % 4) + 4 * (j / 4)) * 16];
+            stream ? vmovntdq(to, Zmm(j)) : vmovdqu8(to, Zmm(j));
+        }
+    });
 }
 
 // 32 B lanes of a transpose to bf16 / f16: each src row (a lane, A along
@@ -2536,6 +2605,7 @@ void reorder_gen_t::generate() {
     };
     whole_calls(d_.ymm_b16_pf != 0, d_.nloops, [&] { gen_ymm_b16_outer(); }); // B-outer 8x16
     whole_calls(d_.pair_a, d_.nloops, [&] { gen_pair_a(); });
+    whole_calls(d_.quad_a, d_.nloops, [&] { gen_quad_a(); });
     // The flattened tiles replace the innermost baked loop.
     whole_calls(d_.flat_a != 0, d_.nloops - 1, [&] { gen_transpose_flat(); });
     whole_calls(d_.flat_b != 0, d_.nloops - 1, [&] { gen_transpose_flat_b(); });
@@ -2670,14 +2740,16 @@ int64_t near_rows_prefetch(const jit_reorder_desc_t &d, const plan_t &p, const k
 // each row a stream of its own along A, 32 or 64 of them at once) are
 // prefetched ahead along A; near rows (nhwc -> nchw, nChw16c -> nchw:
 // a tile's rows are one contiguous block, too short a stream each for
-// the hardware prefetchers) a B tile ahead, the next call's block.
-int64_t narrow_rows_pf(const jit_reorder_desc_t &d) {
+// the hardware prefetchers) a B tile ahead; calls of a few row tiles
+// (jit_narrow_rows_lanes: `call_lanes`, 0 for the usual split) the next
+// call's block.
+int64_t narrow_rows_pf(const jit_reorder_desc_t &d, dim_t call_lanes) {
     static const int knob = getenv_int("RELAYOUT_JIT_NARROW_PF", -1);
-    if ((!d.narrow_rows && !d.pair_a) || !d.nt) return 0;
+    if ((!d.narrow_rows && !d.pair_a && !d.quad_a) || !d.nt) return 0;
     if (knob >= 0) return knob;
-    if (d.pair_a) return d.is[1] * (int64_t)data_type_size(d.sdt) >= 4096 ? 768 : 0;
     const int64_t isB = d.is[1] * (int64_t)data_type_size(d.sdt);
-    return isB < 4096 ? d.narrow_rows * isB : 768;
+    if (d.pair_a || d.quad_a) return isB >= 4096 ? 768 : 0;
+    return isB < 4096 ? (call_lanes ? d.n[1] : d.narrow_rows) * isB : 768;
 }
 
 // Far B src rows (a page or more apart) of a large 4-byte bit copy with
@@ -2900,24 +2972,44 @@ dim_t jit_narrow_rows_lanes(cpu_isa_t isa, const plan_t &p) {
     // (128 B to under a page: nhwc -> nchw) of 2-byte dsts, A of 128 or
     // more: a call of one row tile too, whose block the prefetch of the
     // call before fetched (f32 nhwc -> bf16 nchw, C = 256: B = 128 per
-    // call 60% -> 79% of a copy; s8 loses at 64: 74% -> 53%).
+    // call 60% -> 79% of a copy; s8 loses at 64: 74% -> 53%). Streamed
+    // (large), two row tiles per call, the prefetch still the next call's
+    // block (narrow_rows_pf): single-thread, C = 256, 67-76% -> 80-97%
+    // (C = 128: 83 -> 92, C = 512: 70 -> 83); cached ones lost (C = 256,
+    // 25 MB: 55 -> 44, 10 MB: 48 -> 40).
     if (row >= 4096) return lanes;
     dim_t a = 0; // the src-contiguous node's extent (A), calls of 32 x A
     for (const node_t &k : p.nodes)
         if (k.is == 1 && k.os != 1) a = std::max(a, k.n);
-    return row >= 128 && lanes == 32 && a >= 128 ? lanes : 0;
+    if (row < 128 || lanes != 32 || a < 128) return 0;
+    const size_t bytes = size_t(p.nelems()) * (data_type_size(p.sdt) + data_type_size(p.ddt));
+    return bytes >= nt_threshold_bytes ? 2 * lanes : lanes;
 }
 
-bool jit_pair_a(const jit_reorder_desc_t &d) {
+namespace {
+
+// A pairs (2-byte dsts, `per` = 32) and A quads (1-byte dsts, 64): whole
+// calls of `per` A positions at a time x 16 B lanes whose dst rows are
+// adjacent, scales constant along A, no sum or compensation.
+bool a_groups_desc(const jit_reorder_desc_t &d, int per) {
     if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose) return false;
     if (d.bit_copy || d.in_n != 1 || d.comp_lanes || d.beta != 0.f || d.byte_tile) return false;
     if (d.b_outer || d.pf_ahead || d.dst_stage_row || d.flat_a || d.narrow_rows) return false;
     if ((d.src_scale && d.ss[0] != 0) || (d.dst_scale && d.ds[0] != 0)) return false;
-    if (d.ddt != relayout_bf16 && d.ddt != relayout_f16) return false;
-    if (d.n[1] != 16 || d.os[0] != 16 || d.n[0] < 32 || d.n[0] % 32 != 0) return false;
+    if (d.n[1] != 16 || d.os[0] != 16 || d.n[0] < per || d.n[0] % per != 0) return false;
     const int64_t ssz = (int64_t)data_type_size(d.sdt);
     return fits32(16 * d.is[1] * ssz + 65536) && fits32(16 * (d.ss[1] + d.ds[1]) * 4)
            && fits32(d.n[0] * 32);
+}
+
+} // namespace
+
+bool jit_pair_a(const jit_reorder_desc_t &d) {
+    return (d.ddt == relayout_bf16 || d.ddt == relayout_f16) && a_groups_desc(d, 32);
+}
+
+bool jit_quad_a(const jit_reorder_desc_t &d) {
+    return (d.ddt == relayout_s8 || d.ddt == relayout_u8) && a_groups_desc(d, 64);
 }
 
 int jit_narrow_rows(const jit_reorder_desc_t &d) {
@@ -3107,7 +3199,14 @@ void jit_reorder_desc_init(
     d.narrow_rows = jit_narrow_rows(d);
     static const bool pair_on = getenv_int("RELAYOUT_JIT_PAIR_A", 1) != 0; // experiment knob
     d.pair_a = pair_on && jit_pair_a(d);
-    d.narrow_pf = narrow_rows_pf(d);
+    static const bool quad_on = getenv_int("RELAYOUT_JIT_QUAD_A", 1) != 0; // experiment knob
+    // Streamed, or within the caches: 10-42 MB problems (cached stores,
+    // the src from L3 or memory) lost with the quads, single-thread % of
+    // a copy: f32 -> u8 4x256x64x64 92-102 -> 74-77, 8x256x64x64 60 ->
+    // 40-46 (with an L2 prefetch along A about even); 2x128x64x64 (5 MB)
+    // gained 44 -> 76.
+    d.quad_a = quad_on && jit_quad_a(d) && (d.nt || bytes <= quad_cached_max_bytes);
+    d.narrow_pf = narrow_rows_pf(d, jit_narrow_rows_lanes(isa, p));
     static const int flat_bytes_on = getenv_int("RELAYOUT_JIT_FLAT_BYTES", 1); // experiment knob
     d.flat_bytes = flat_bytes_on ? jit_flat_bytes(d, kp) : 0;
     // Its 16 src rows are far apart too (3x3 f32, 2048 i: 72 KiB), 9 lines

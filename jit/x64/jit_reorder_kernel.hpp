@@ -135,6 +135,12 @@ struct jit_reorder_desc_t {
     // transpose, whole lines of two positions (narrow_pf: the L2 prefetch
     // along A). See jit_pair_a.
     bool pair_a;
+    // The same for s8 / u8 (16-byte dst rows, a quarter line): whole calls
+    // as 64 A positions x 16 lanes, positions a, a + 16, a + 32, a + 48
+    // of each src row packed into one register, one dword transpose, whole
+    // lines of four positions (narrow_pf: the L2 prefetch along A). See
+    // jit_quad_a.
+    bool quad_a;
     // AVX2 transposes of a large 4-byte dst whose rows are whole lines
     // apart: full tiles of 8 A rows x 16 B lanes (two 8x8 transposes), so
     // that each dst row is one whole 64-byte line, streamed. See
@@ -207,6 +213,10 @@ dim_t jit_flat_a_prefetch(const jit_reorder_desc_t &d, const kernel_plan_t &kp);
 // constant along A, no sum or compensation, no other tile variant.
 bool jit_pair_a(const jit_reorder_desc_t &d);
 
+// desc.quad_a of a transpose: the A pairs' conversions to s8 / u8, whole
+// calls of A a multiple of 64.
+bool jit_quad_a(const jit_reorder_desc_t &d);
+
 // desc.narrow_rows of a transpose (0: none): AVX-512 value conversions to
 // bf16 / f16 (32 lanes) or s8 / u8 (64 lanes) whose scales do not change
 // along A, without the sum or compensation, with B of at least a line.
@@ -263,6 +273,10 @@ inline int64_t jit_comp_lanes(const kernel_plan_t &kp) {
 // dst cannot stay in the last-level cache anyway, and streaming stores
 // save the read-for-ownership of every line.
 constexpr size_t nt_threshold_bytes = size_t(48) << 20;
+
+// A quads (desc.quad_a) of problems below nt_threshold_bytes: only up to
+// this many bytes (src + dst), see jit_reorder_desc_init.
+constexpr size_t quad_cached_max_bytes = size_t(8) << 20;
 
 // Whether the generator can express `d` (immediates fit, ...); the reason
 // is left as the error message when not.

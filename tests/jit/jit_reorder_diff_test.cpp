@@ -423,8 +423,9 @@ TEST(jit_reorder, FarSrcRowsNarrowDst) {
 // edge tiles after the rows, A counts around a tile (5 .. 33) the masked
 // A rows; plain and blocked sides; scales common, per channel (along B)
 // and per A position (declined: the 16 x 16 tiles), zero points, sources
-// narrower than f32; large problems stream. AVX2 keeps its tiles. The
-// desc must take the rows where they apply.
+// narrower than f32; large problems stream (near rows of 2-byte dsts then
+// two row tiles per call). AVX2 keeps its tiles. The desc must take the
+// rows where they apply.
 TEST(jit_reorder, NarrowRows) {
     struct shape_t {
         std::vector<dim_t> dims;
@@ -464,6 +465,30 @@ TEST(jit_reorder, NarrowRows) {
                 c.src_scale_mask = ddt == relayout_s8 ? 2 : 0;
                 EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
             }
+        // Near rows of 2-byte dsts with an A of 128 or more (nhwc -> nchw):
+        // calls of one row tile, of two when streamed (52 MB; hw = 27370
+        // leaves a B edge after the calls of 64). Seeds of their own: the
+        // cases above keep theirs.
+        uint32_t seed = 1000;
+        for (auto dims :
+                { std::vector<dim_t>{ 2, 160, 161, 170 }, std::vector<dim_t>{ 2, 128, 130, 128 } })
+            for (data_type_t ddt : { relayout_bf16, relayout_f16 }) {
+                jit_case_t c = jit_case_t::of(dims, relayout_f32, ddt, "nhwc", "nchw");
+                c.src_scale_mask = ddt == relayout_bf16 ? 0 : -1;
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed));
+                if (isa != cpu_isa_t::avx512_core) continue;
+                plan_t p;
+                ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
+                std::string name, kplan;
+                ASSERT_EQ(x64::jit_reorder_accept(p, isa, name, &kplan), status_t::success);
+                const bool two = dims[1] == 160;
+                EXPECT_NE(kplan.find(two ? " B[64 " : " B[32 "), std::string::npos)
+                        << c.str() << ": " << kplan;
+                // The L2 prefetch: the next call's block (64 rows of 160 f32).
+                x64::jit_reorder_desc_t d;
+                ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+                if (two) EXPECT_EQ(d.narrow_pf, 64 * 160 * 4) << c.str();
+            }
         // The desc: rows of a whole line on AVX-512 only, not with scales
         // along A.
         for (int mask : { -1, 0, 2, 8 })
@@ -479,6 +504,32 @@ TEST(jit_reorder, NarrowRows) {
     }
 }
 
+// nchw -> nChw16c conversions of the A pairs and quads against the
+// reference at `isa`: each of `shapes` from f32 in every scale variant (and
+// scales along w), from bf16 and s32 without and with a common scale, to
+// each of `ddts`; then `large` from f32 (the first dst type with a common
+// src scale, the others per channel).
+void run_a_group_cases(cpu_isa_t isa, const std::vector<std::vector<dim_t>> &shapes,
+        const std::vector<data_type_t> &ddts, const std::vector<dim_t> &large, int &n) {
+    for (const auto &dims : shapes)
+        for (data_type_t sdt : { relayout_f32, relayout_bf16, relayout_s32 })
+            for (data_type_t ddt : ddts)
+                for (int variant = 0; variant < 5; ++variant) {
+                    if (sdt != relayout_f32 && variant > 1) continue;
+                    jit_case_t c = jit_case_t::of(dims, sdt, ddt, "nchw", "nChw16c");
+                    if (variant < 4)
+                        set_scale_variant(c, variant, 2);
+                    else
+                        c.src_scale_mask = 8; // along w
+                    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                }
+    for (data_type_t ddt : ddts) {
+        jit_case_t c = jit_case_t::of(large, relayout_f32, ddt, "nchw", "nChw16c");
+        c.src_scale_mask = ddt == ddts[0] ? 0 : 2;
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    }
+}
+
 // A pairs of conversions to bf16 / f16 blocks with adjacent 16-lane dst
 // rows (nchw -> nChw16c: whole calls of 32 A positions x 16 lanes, lines
 // of two positions): spatial sizes of whole pairs (64, 96) and not (63,
@@ -490,25 +541,9 @@ TEST(jit_reorder, PairA) {
     int n = 0;
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
-        for (auto dims : { std::vector<dim_t>{ 2, 48, 8, 8 }, std::vector<dim_t>{ 1, 20, 8, 12 },
-                     std::vector<dim_t>{ 1, 32, 7, 9 }, std::vector<dim_t>{ 3, 16, 1, 96 } })
-            for (data_type_t sdt : { relayout_f32, relayout_bf16, relayout_s32 })
-                for (data_type_t ddt : { relayout_bf16, relayout_f16 })
-                    for (int variant = 0; variant < 5; ++variant) {
-                        if (sdt != relayout_f32 && variant > 1) continue;
-                        jit_case_t c = jit_case_t::of(dims, sdt, ddt, "nchw", "nChw16c");
-                        if (variant < 4)
-                            set_scale_variant(c, variant, 2);
-                        else
-                            c.src_scale_mask = 8; // along w
-                        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
-                    }
-        for (data_type_t ddt : { relayout_bf16, relayout_f16 }) {
-            jit_case_t c =
-                    jit_case_t::of({ 2, 256, 128, 128 }, relayout_f32, ddt, "nchw", "nChw16c");
-            c.src_scale_mask = ddt == relayout_bf16 ? 0 : 2;
-            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
-        }
+        run_a_group_cases(isa,
+                { { 2, 48, 8, 8 }, { 1, 20, 8, 12 }, { 1, 32, 7, 9 }, { 3, 16, 1, 96 } },
+                { relayout_bf16, relayout_f16 }, { 2, 256, 128, 128 }, n);
         for (int mask : { -1, 0, 2, 8 }) {
             jit_case_t c = jit_case_t::of(
                     { 2, 64, 32, 32 }, relayout_f32, relayout_bf16, "nchw", "nChw16c");
@@ -517,6 +552,43 @@ TEST(jit_reorder, PairA) {
             ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
             EXPECT_EQ(d.pair_a, isa == cpu_isa_t::avx512_core && mask != 8) << "mask " << mask;
         }
+    }
+}
+
+// A quads of conversions to s8 / u8 blocks with adjacent 16-lane dst rows
+// (nchw -> nChw16c: whole calls of 64 A positions x 16 lanes, lines of
+// four positions): spatial sizes of whole quads (64, 192) and not (96,
+// 63: the usual tiles), padded channel blocks (20: the edge call takes
+// the usual tiles), scale variants and zero points, values that saturate
+// and NaN (random sources), sources narrower than f32; large problems
+// stream. The desc must take the quads on AVX-512 only, not with scales
+// along A, nor for 2-byte dsts (the A pairs), nor for cached problems
+// larger than quad_cached_max_bytes.
+TEST(jit_reorder, QuadA) {
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        // The large one 52 MB: streamed.
+        run_a_group_cases(isa,
+                { { 2, 48, 8, 8 }, { 1, 20, 8, 16 }, { 1, 32, 8, 12 }, { 1, 32, 7, 9 },
+                        { 3, 16, 1, 192 } },
+                { relayout_s8, relayout_u8 }, { 2, 256, 128, 160 }, n);
+        for (int mask : { -1, 0, 2, 8 })
+            for (data_type_t ddt : { relayout_s8, relayout_u8, relayout_bf16 }) {
+                jit_case_t c =
+                        jit_case_t::of({ 2, 64, 32, 32 }, relayout_f32, ddt, "nchw", "nChw16c");
+                c.src_scale_mask = mask;
+                x64::jit_reorder_desc_t d;
+                ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+                const bool on = isa == cpu_isa_t::avx512_core && mask != 8 && ddt != relayout_bf16;
+                EXPECT_EQ(d.quad_a, on) << c.str() << " mask " << mask;
+            }
+        // Cached problems beyond the caches' share (10 MB) keep the tiles.
+        jit_case_t c =
+                jit_case_t::of({ 4, 128, 64, 64 }, relayout_f32, relayout_s8, "nchw", "nChw16c");
+        x64::jit_reorder_desc_t d;
+        ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+        EXPECT_FALSE(d.quad_a) << c.str();
     }
 }
 
