@@ -260,11 +260,14 @@ const problem_t problems[] = {
     { "blocked", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::f32, "nChw8c", "nchw" },
     { "blocked", { 1024, 1024, 4, 4 }, rl_dt::f32, rl_dt::f32, "oihw", "OIhw16i16o" },
     { "blocked", { 1024, 1024, 4, 4 }, rl_dt::f32, rl_dt::f32, "OIhw16i16o", "oihw" },
+    { "blocked", { 2048, 2048, 3, 3 }, rl_dt::f32, rl_dt::f32, "OIhw16i16o", "oihw" },
     // transposes
     { "transpose", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::f32, "nchw", "nhwc" },
     { "transpose", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::f32, "nhwc", "nchw" },
     { "transpose", { 4096, 4096 }, rl_dt::f32, rl_dt::f32, "ab", "ba" },
     { "transpose", { 8192, 8192 }, rl_dt::f32, rl_dt::f32, "ab", "ba" },
+    // Odd shapes: dst rows that are not whole cache lines apart.
+    { "transpose", { 8191, 8192 }, rl_dt::f32, rl_dt::f32, "ab", "ba" },
     // conversions with scales
     { "convert", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::bf16, "nchw", "nchw", true },
     { "convert", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::f16, "nchw", "nchw", true },
@@ -276,6 +279,8 @@ const problem_t problems[] = {
     { "convert", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::s8, "nchw", "nhwc", true },
     { "convert", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::bf16, "nchw", "nChw16c" },
     { "convert", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::bf16, "nChw16c", "nchw" },
+    { "convert", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::bf16, "nhwc", "nchw", true },
+    { "convert", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::s8, "nchw", "nChw16c", true },
     // 16-bit bit copies.
     { "bf16", { 8192, 8192 }, rl_dt::bf16, rl_dt::bf16, "ab", "ba" },
     { "bf16", { 16, 256, 64, 64 }, rl_dt::bf16, rl_dt::bf16, "nchw", "nhwc" },
@@ -283,6 +288,7 @@ const problem_t problems[] = {
     // int8
     { "int8", { 8192, 8192 }, rl_dt::s8, rl_dt::s8, "ab", "ba" },
     { "int8", { 16, 256, 64, 64 }, rl_dt::u8, rl_dt::u8, "nhwc", "nchw" },
+    { "int8", { 16, 256, 64, 64 }, rl_dt::s8, rl_dt::s8, "nchw", "nhwc" },
     { "int8", { 1024, 1024, 4, 4 }, rl_dt::s8, rl_dt::s8, "oihw", "OIhw4i16o4i", false, true },
     { "int8", { 1024, 1024, 4, 4 }, rl_dt::f32, rl_dt::s8, "oihw", "OIhw4i16o4i", true, true },
 };
