@@ -1188,8 +1188,8 @@ TEST(jit_reorder, LargeCachedByteDstPrefetch) {
     };
     const std::vector<pfw_case_t> cases = {
         { { 2, 256, 64, 64 }, "nchw", "nhwc", {}, true },
-        { { 1, 200, 97, 111 }, "nhwc", "nchw", {}, true },
-        { { 2051, 1100 }, "ab", "ba", {}, true },
+        { { 1, 200, 97, 111 }, "nhwc", "nchw", {}, true }, // near rows
+        { { 2051, 1100 }, "ab", "ba", {}, true },          // staged rows
         { { 2051, 1100 }, "ab", "", { 1, 2051 + 5 }, true },
         { { 1000, 1000 }, "ab", "ba", {}, false },
         { { 10, 256, 100, 100 }, "nchw", "nhwc", {}, false }, // streamed
