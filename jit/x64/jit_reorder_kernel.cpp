@@ -89,6 +89,12 @@ private:
     // this many bytes ahead (0: none; see jit_byte_tile_pf).
     int64_t byte_pf_ = 0;
     void byte_tile_prefetch();
+    // Full byte tiles of cached large dsts: the 16 dst lines of the A tile
+    // d_.byte_pfw tiles on, into L2 (jit_byte_dst_prefetch).
+    void byte_dst_prefetch(int64_t osA) {
+        for (int j = 0; j < 16 && d_.byte_pfw; ++j)
+            prefetcht1(ptr[rdx + (16 * d_.byte_pfw + j) * osA]);
+    }
     // Word tiles stage 32 x 64 src bytes the same way (gen_word_tile).
     bool wstage_ = false;
     // Interleaves of 64-lane rows (4i16o4i): the four 16-lane tiles of a
@@ -1161,6 +1167,7 @@ void reorder_gen_t::gen_byte_tile(bool a_partial) {
         }
     }
     L(lload_done);
+    if (!a_partial) byte_dst_prefetch(osA);
     byte_transpose_16x16();
     comp_byte_groups(16);
     store_a_rows(a_partial, osA, 0);
@@ -2658,6 +2665,26 @@ int64_t jit_byte_tile_pf(const jit_reorder_desc_t &d) {
     return fits32(pf + 64 * d.is[1]) ? pf : 0;
 }
 
+// Byte-tile transposes of 4 MiB or more (src + dst) below the streaming
+// size store each dst line cached, a whole line per store, and each
+// store misses (reads the line for ownership) while the tiles' loads
+// wait behind it. Each full tile prefetches into L2 the 16 dst lines
+// that the tile `ahead` A tiles on writes (at the end of a call: rows
+// past it, which a later call writes). Single-thread, % of a streaming
+// copy (best of 5 interleaved, off -> 4 tiles ahead): s8 nchw -> nhwc
+// 16x256x64x64 55-66 -> 78-89, 4x256x64x64 61 -> 87, 2x256x64x64
+// 38 -> 52, 16x1024x32x32 60 -> 71; u8 nhwc -> nchw 16x256x64x64 78 ->
+// 95; s8 ab -> ba 2048^2 71 -> 92, 4096^2 66 -> 75. prefetchw and
+// prefetcht0 did not help (64 -> 67); 2 tiles ahead 75, 8: 82. Streamed
+// dsts lost (8192^2 49 -> 26), and so did the caches (512^2 138 -> 69;
+// 2 MiB: 42 -> 41).
+int jit_byte_dst_prefetch(const jit_reorder_desc_t &d, const plan_t &p) {
+    static const int ahead = std::max(0, getenv_int("RELAYOUT_JIT_BYTE_PFW", 4)); // knob
+    if (!d.byte_tile || d.strategy != kernel_strategy_t::transpose || d.nt || !ahead) return 0;
+    if (size_t(p.nelems()) * 2 < (size_t(4) << 20) || d.n[0] < 16) return 0;
+    return fits32((16 * ahead + 15) * d.os[0]) ? ahead : 0;
+}
+
 namespace {
 
 // AVX-512 transposes whose A is 8 rows, with a large f32 dst whose rows
@@ -3231,6 +3258,7 @@ void jit_reorder_desc_init(
             if (d.loop_os[l] * dsz % 64 != 0) d.nt = false;
     if (!d.nt || d.b_outer) d.ymm_b16 = false; // cached: the 8x8 tiles complete the lines too
     d.ymm_b16_pf = jit_ymm_b16_near_rows(d, kp);
+    d.byte_pfw = jit_byte_dst_prefetch(d, p);
 }
 
 status_t jit_reorder_desc_check(const jit_reorder_desc_t &d) {

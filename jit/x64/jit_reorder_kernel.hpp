@@ -76,6 +76,9 @@ struct jit_reorder_desc_t {
     // 1-byte bit copies (transpose, interleave): full tiles as byte tiles,
     // 16 A rows x 16*G lanes, G = 4 (zmm) or 2 (ymm) rows per register.
     bool byte_tile;
+    // ... whose cached dst lines each full transpose tile prefetches into
+    // L2 this many A tiles ahead (0: none). See jit_byte_dst_prefetch.
+    int byte_pfw;
     // 2-byte bit copies (transpose, AVX-512): whole 32-lane B tiles as word
     // tiles, 16 A rows x 32 lanes, each dst row one 64-byte line (see
     // jit_word_tiles).
@@ -190,6 +193,11 @@ bool jit_comp_in_kernel(const plan_t &p, const kernel_plan_t &kp);
 // not stage them: each full tile prefetches its share of the next call's
 // src block, this far ahead.
 int64_t jit_byte_tile_pf(const jit_reorder_desc_t &d);
+
+// desc.byte_pfw (0: none): transposes on byte tiles too large for the
+// caches whose dst stays cached (below the streaming size): the A tiles
+// ahead at which each full tile prefetches its dst lines into L2.
+int jit_byte_dst_prefetch(const jit_reorder_desc_t &d, const plan_t &p);
 
 // desc.flat_a of a transpose (0: none): AVX-512 f32 bit copies whose A is
 // shorter than a tile, unit-stride in the src and continued by the one

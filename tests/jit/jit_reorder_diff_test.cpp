@@ -1318,6 +1318,45 @@ TEST(jit_reorder, NearSrcRowsBytePrefetch) {
     }
 }
 
+// Byte-tile transposes of 4 MiB or more whose dst stays cached prefetch
+// the dst lines of the A tile four tiles on into L2 (jit_byte_dst_prefetch):
+// staged far src rows (nchw -> nhwc, ab -> ba with rows 1100 B apart, a
+// partial group and a partial A tile), near ones (nhwc -> nchw with 200
+// channels: a partial last A tile), odd dst strides; s8 and u8. Bit-exact,
+// and the rule on AVX-512 only and only there: not in the caches (2 MB),
+// nor where the dst streams (51 MB).
+TEST(jit_reorder, LargeCachedByteDstPrefetch) {
+    struct pfw_case_t {
+        std::vector<dim_t> dims;
+        const char *stag, *dtag;
+        std::vector<dim_t> dstrides;
+        bool rule;
+    };
+    const std::vector<pfw_case_t> cases = {
+        { { 2, 256, 64, 64 }, "nchw", "nhwc", {}, true },
+        { { 1, 200, 97, 111 }, "nhwc", "nchw", {}, true }, // near rows
+        { { 2051, 1100 }, "ab", "ba", {}, true },          // staged rows
+        { { 2051, 1100 }, "ab", "", { 1, 2051 + 5 }, true },
+        { { 1000, 1000 }, "ab", "ba", {}, false },
+        { { 10, 256, 100, 100 }, "nchw", "nhwc", {}, false }, // streamed
+    };
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (const auto &pc : cases)
+            for (data_type_t dt : { relayout_u8, relayout_s8 }) {
+                jit_case_t c;
+                c.dims = pc.dims;
+                c.sdt = c.ddt = dt;
+                c.stag = pc.stag;
+                c.dtag = pc.dtag;
+                c.dstrides = pc.dstrides;
+                EXPECT_TRUE(run_jit_case(c, isa));
+                const bool z = isa == cpu_isa_t::avx512_core && pc.rule;
+                EXPECT_EQ(desc_of(c, isa).byte_pfw, z ? 4 : 0) << c.str();
+            }
+    }
+}
+
 // 2-byte bit copies as word tiles (AVX-512: 16 A positions x 32 B lanes,
 // partial A counts masked, B tails and padded lanes on 32-bit tiles; AVX2
 // keeps the 32-bit tiles): sizes around both tile edges, odd strides,
