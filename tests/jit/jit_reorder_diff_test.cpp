@@ -487,7 +487,9 @@ TEST(jit_reorder, NarrowRows) {
                 // The L2 prefetch: the next call's block (64 rows of 160 f32).
                 x64::jit_reorder_desc_t d;
                 ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
-                if (two) EXPECT_EQ(d.narrow_pf, 64 * 160 * 4) << c.str();
+                if (two) {
+                    EXPECT_EQ(d.narrow_pf, 64 * 160 * 4) << c.str();
+                }
             }
         // The desc: rows of a whole line on AVX-512 only, not with scales
         // along A.
