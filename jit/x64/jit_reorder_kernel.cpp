@@ -573,6 +573,7 @@ private:
     void gen_word_tile(bool a_partial);
     void word_dst_prefetch(int64_t osA);
     void f32_dst_prefetch(int64_t osA);
+    void dst_rows_prefetch(int ahead, int64_t osA, bool last_l2);
     void whole_b_tiles(const Label &lb, int lanes, const std::function<void(bool)> &tile);
     void gen_word_pair_tile();
     void word_pair_tiles(const Label &lb);
@@ -1313,9 +1314,15 @@ void reorder_gen_t::gen_word_tile(bool a_partial) {
 // ahead, while it is in the call, are prefetched for writing, so that
 // their reads overlap (bf16 ab -> ba 8191 x 8192: 24% -> 31% of a copy,
 // 4095 x 4096: 34% -> 43%, nchw -> nhwc of 250 channels 33% -> 38%).
-// rax a0, rdx dst tile.
 void reorder_gen_t::word_dst_prefetch(int64_t osA) {
-    const int ahead = jit_word_dst_prefetch(d_);
+    dst_rows_prefetch(jit_word_dst_prefetch(d_), osA, false);
+}
+
+// The 16 dst rows (64 bytes each, osA bytes apart) of the A tile `ahead`
+// tiles after this one (none: 0), when it is a full tile of the call:
+// both lines of each row for writing, or (`last_l2`) the last one into L2.
+// rax a0, rdx dst tile.
+void reorder_gen_t::dst_rows_prefetch(int ahead, int64_t osA, bool last_l2) {
     if (ahead == 0) return;
     Label lskip;
     lea(r14, ptr[rax + 16 * (ahead + 1)]);
@@ -1323,8 +1330,12 @@ void reorder_gen_t::word_dst_prefetch(int64_t osA) {
     jg(lskip, T_NEAR);
     for (int j = 0; j < 16; ++j) {
         const int64_t row = (16 * ahead + j) * osA;
-        prefetchw(ptr[rdx + row]);
-        prefetchw(ptr[rdx + row + 63]);
+        if (last_l2) {
+            prefetcht1(ptr[rdx + row + 63]);
+        } else {
+            prefetchw(ptr[rdx + row]);
+            prefetchw(ptr[rdx + row + 63]);
+        }
     }
     L(lskip);
 }
@@ -1335,21 +1346,13 @@ void reorder_gen_t::word_dst_prefetch(int64_t osA) {
 // each row of the A tile jit_f32_dst_prefetch tiles ahead, while it is a
 // full tile of the call, is prefetched into L2 (its first line is the
 // last one of the B tile before it, or of the previous call). Single
-// thread, best of 5 interleaved runs, % of a copy: ab -> ba 8191 x 8192
-// 32 -> 42, 4095 x 4096 40 -> 46, 8200^2 31 -> 40, nchw -> nhwc of 250
-// channels 46 -> 57, nhwc -> nchw 63 x 63 53 -> 61. prefetchw (into L1)
-// lost at every distance (1: 32 -> 31, 4: 30 -> 26), both lines gained no
-// more than the last, prefetcht2 less. rax a0, rdx dst tile.
+// thread, best of 5 interleaved runs, % of a copy (2-3 rounds): ab -> ba
+// 8191 x 8192 29-33 -> 37-42, 4095 x 4096 38-40 -> 45-46, nchw -> nhwc
+// of 250 channels 39-46 -> 50-57, nhwc -> nchw 63 x 63 45-53 -> 58-61.
+// prefetchw (into L1) lost at every distance (1: 32 -> 31, 4: 30 -> 26),
+// both lines gained no more than the last, prefetcht2 less.
 void reorder_gen_t::f32_dst_prefetch(int64_t osA) {
-    const int ahead = jit_f32_dst_prefetch(d_);
-    if (ahead == 0) return;
-    Label lskip;
-    lea(r14, ptr[rax + 16 * (ahead + 1)]);
-    cmp(r14, qword[rsp + s_v0]);
-    jg(lskip, T_NEAR);
-    for (int j = 0; j < 16; ++j)
-        prefetcht1(ptr[rdx + (16 * ahead + j) * osA + 63]);
-    L(lskip);
+    dst_rows_prefetch(jit_f32_dst_prefetch(d_), osA, true);
 }
 
 // Whole B tiles of `lanes` lanes as `tile(a_partial)` (any A count: a
