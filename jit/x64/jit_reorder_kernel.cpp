@@ -2938,7 +2938,7 @@ int jit_f32_dst_prefetch(const jit_reorder_desc_t &d) {
     static const int ahead = std::max(0, getenv_int("RELAYOUT_JIT_F32_PF", 4));
     if (d.isa != cpu_isa_t::avx512_core || !d.nt || !d.bit_copy || d.byte_tile || d.word_tile
             || d.word_pair || d.dst_stage_row || data_type_size(d.ddt) != 4 || d.os[0] * 4 % 64 == 0
-            || d.n[0] < 16 || d.n[1] * d.in_n < 16)
+            || d.n[0] < 16 * (ahead + 1) || d.n[1] * d.in_n < 16) // (no tile that far ahead)
         return 0;
     return fits32((16 * ahead + 15) * d.os[0] * 4 + 64) ? ahead : 0;
 }
