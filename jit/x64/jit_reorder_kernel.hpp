@@ -247,6 +247,11 @@ void jit_word_tile_params(cpu_isa_t isa, const plan_t &p, kernel_plan_params_t &
 // far ahead whose dst lines each word tile prefetches for writing
 // (prefetchw; 0: none).
 int jit_word_dst_prefetch(const jit_reorder_desc_t &d);
+// Large AVX-512 4-byte bit-copy transposes whose dst rows are not whole
+// lines apart store cached too: the A tiles this far ahead whose last dst
+// line of each row every full 16x16 tile prefetches into L2 (0: none;
+// knob RELAYOUT_JIT_F32_PF).
+int jit_f32_dst_prefetch(const jit_reorder_desc_t &d);
 // Large AVX-512 4-byte bit-copy transposes whose dst rows (A positions)
 // are 1 KiB or more apart: when their B src rows are a page or more apart
 // too (ab -> ba, nchw -> nhwc from 256 channels), the planner gives them

@@ -1491,6 +1491,55 @@ TEST(jit_reorder, WordTiles) {
     }
 }
 
+// Large 4-byte bit-copy transposes whose dst rows are not whole lines
+// apart store cached: every full AVX-512 tile prefetches into L2 the last
+// dst line of each row of the A tile 4 ahead (jit_f32_dst_prefetch). Odd
+// extents give A and B edge tiles and calls whose last A tiles have no
+// full tile that far ahead; A-outer (far src rows, B = 32 per call) and
+// B-outer (near src rows) orders, padded strides, f32 and s32. Bit-exact
+// (AVX-512, whose tiles change; AVX2 the desc only);
+// the desc must take the prefetch on AVX-512 bit copies whose dst rows are
+// not whole lines apart only (not dst rows of whole lines, conversions,
+// AVX2 or problems in the caches).
+TEST(jit_reorder, F32DstPrefetch) {
+    struct pf_case_t {
+        std::vector<dim_t> dims;
+        const char *stag, *dtag;
+        std::vector<dim_t> sstrides, dstrides;
+        bool rule; // dst rows not whole lines apart, large
+    };
+    const std::vector<pf_case_t> cases = {
+        { { 3001, 2200 }, "ab", "ba", {}, {}, true }, { { 2201, 3001 }, "ba", "ab", {}, {}, true },
+        { { 3001, 2203 }, "", "", { 2209, 1 }, { 1, 3011 }, true },
+        { { 3008, 2200 }, "ab", "ba", {}, {}, false }, // dst rows 188 lines apart
+        { { 2, 259, 131, 133 }, "nchw", "nhwc", {}, {}, true },
+        { { 4, 250, 123, 131 }, "nhwc", "nchw", {}, {}, true }, // B-outer
+        { { 301, 220 }, "ab", "ba", {}, {}, false },            // in the caches
+    };
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (const auto &fc : cases)
+            for (int t = 0; t < 2; ++t) {
+                // Also s32 once (B-outer) and f32 -> s32 (a conversion:
+                // not the rule) once (A-outer).
+                if (t == 1 && &fc != &cases[0] && &fc != &cases[5]) continue;
+                jit_case_t c;
+                c.dims = fc.dims;
+                c.sdt = t == 1 && &fc == &cases[5] ? relayout_s32 : relayout_f32;
+                c.ddt = t == 1 ? relayout_s32 : relayout_f32;
+                c.stag = fc.stag;
+                c.dtag = fc.dtag;
+                c.sstrides = fc.sstrides;
+                c.dstrides = fc.dstrides;
+                const bool z = isa == cpu_isa_t::avx512_core && fc.rule && c.sdt == c.ddt;
+                if (isa == cpu_isa_t::avx512_core) {
+                    EXPECT_TRUE(run_jit_case(c, isa));
+                }
+                EXPECT_EQ(x64::jit_f32_dst_prefetch(desc_of(c, isa)), z ? 4 : 0) << c.str();
+            }
+    }
+}
+
 // Interleaves whose call covers a row of 64 lanes (4i16o4i: 16 o x 4 i) on
 // AVX-512 run the four 16-lane tiles of the row unrolled ("row tiles");
 // s8 / u8 dsts of scales constant along A convert each src row first and
