@@ -594,6 +594,19 @@ TEST(jit_reorder, QuadA) {
     }
 }
 
+// A bit copy of type `dt` from a case table's row (dims, tags, strides).
+template <typename Row>
+jit_case_t case_of(const Row &r, data_type_t dt) {
+    jit_case_t c;
+    c.dims = r.dims;
+    c.sdt = c.ddt = dt;
+    c.stag = r.stag;
+    c.dtag = r.dtag;
+    c.sstrides = r.sstrides;
+    c.dstrides = r.dstrides;
+    return c;
+}
+
 // Large 4-byte bit-copy transposes whose B src rows are a page or more
 // apart and dst rows 1 KiB or more apart (ab -> ba, nchw -> nhwc from
 // 256 channels): AVX-512 takes B = 32 rows per call (two tiles) and an L2
@@ -623,13 +636,7 @@ TEST(jit_reorder, FarSrcRowsPairsPrefetch) {
             for (data_type_t dt : { relayout_f32, relayout_s32 })
                 for (int mask : { -1, 1 }) {
                     if (mask >= 0 && dt != relayout_f32) continue;
-                    jit_case_t c;
-                    c.dims = fc.dims;
-                    c.sdt = c.ddt = dt;
-                    c.stag = fc.stag;
-                    c.dtag = fc.dtag;
-                    c.sstrides = fc.sstrides;
-                    c.dstrides = fc.dstrides;
+                    jit_case_t c = case_of(fc, dt);
                     c.src_scale_mask = mask;
                     EXPECT_TRUE(run_jit_case(c, isa));
                     if (mask >= 0) continue;
@@ -1203,16 +1210,20 @@ TEST(jit_reorder, ByteTilesAndShiftedTiles) {
     const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
     const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
     int n = 0;
+    auto ab_ba = [](dim_t m, dim_t k, data_type_t dt) {
+        jit_case_t c;
+        c.dims = { m, k };
+        c.sdt = c.ddt = dt;
+        c.stag = "ab";
+        c.dtag = "ba";
+        return c;
+    };
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
         for (data_type_t dt : { relayout_s8, relayout_u8 }) {
             for (dim_t m : { 1, 15, 16, 17, 33, 64, 65, 129 })
                 for (dim_t k : { 7, 8, 9, 15, 16, 17, 31, 33 }) {
-                    jit_case_t c;
-                    c.dims = { m, k };
-                    c.sdt = c.ddt = dt;
-                    c.stag = "ab";
-                    c.dtag = "ba";
+                    jit_case_t c = ab_ba(m, k, dt);
                     EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
                     // odd strides on both sides
                     c.sstrides = { k + 3, 1 };
@@ -1230,11 +1241,7 @@ TEST(jit_reorder, ByteTilesAndShiftedTiles) {
             // with the next call's block prefetched (jit_byte_tile_pf).
             for (dim_t k : { 1000, 1100 })
                 for (dim_t m : { 64, 128, 131 }) {
-                    jit_case_t c;
-                    c.dims = { m, k };
-                    c.sdt = c.ddt = dt;
-                    c.stag = "ab";
-                    c.dtag = "ba";
+                    jit_case_t c = ab_ba(m, k, dt);
                     EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
                     c.sstrides = { k + 3, 1 };
                     c.dstrides = { 1, m + 64 };
@@ -1269,6 +1276,31 @@ TEST(jit_reorder, ByteTilesAndShiftedTiles) {
     }
 }
 
+// A byte-tile case of the rule tests below: run bit-exact for u8 and s8 on
+// both ISAs; `rule` says whether AVX-512 takes the rule under test.
+struct byte_rule_case_t {
+    std::vector<dim_t> dims;
+    const char *stag, *dtag;
+    std::vector<dim_t> sstrides;
+    bool rule;
+    std::vector<dim_t> dstrides = {};
+};
+
+// Runs each case and hands the case, the ISA and whether the rule applies
+// there (AVX-512 and `rule`) to `check`.
+template <typename Check>
+void run_byte_rule_cases(const std::vector<byte_rule_case_t> &cases, const Check &check) {
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (const auto &bc : cases)
+            for (data_type_t dt : { relayout_u8, relayout_s8 }) {
+                jit_case_t c = case_of(bc, dt);
+                EXPECT_TRUE(run_jit_case(c, isa));
+                check(c, isa, isa == cpu_isa_t::avx512_core && bc.rule);
+            }
+    }
+}
+
 // Byte tiles whose B src rows are near (a line to under 1 KiB apart: nhwc
 // -> nchw from 64 to 1023 channels, nchw -> nhwc of short planes): each
 // full tile prefetches its share of the next call's src block into L2 and
@@ -1280,13 +1312,7 @@ TEST(jit_reorder, ByteTilesAndShiftedTiles) {
 // apart (32 channels), 1 KiB or more apart (1024 channels, nchw -> nhwc
 // 64x64: staged).
 TEST(jit_reorder, NearSrcRowsBytePrefetch) {
-    struct near_case_t {
-        std::vector<dim_t> dims;
-        const char *stag, *dtag;
-        std::vector<dim_t> sstrides;
-        bool rule;
-    };
-    const std::vector<near_case_t> cases = {
+    const std::vector<byte_rule_case_t> cases = {
         { { 2, 200, 9, 31 }, "nhwc", "nchw", {}, true },
         { { 3, 130, 7, 37 }, "nhwc", "nchw", {}, true },
         { { 2, 256, 33, 35 }, "nhwc", "nchw", {}, true },
@@ -1299,25 +1325,13 @@ TEST(jit_reorder, NearSrcRowsBytePrefetch) {
         { { 1, 1024, 8, 9 }, "nhwc", "nchw", {}, false },
         { { 2, 200, 64, 64 }, "nchw", "nhwc", {}, false },
     };
-    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
-        if (!x64::isa_allowed(isa)) continue;
-        for (const auto &nc : cases)
-            for (data_type_t dt : { relayout_u8, relayout_s8 }) {
-                jit_case_t c;
-                c.dims = nc.dims;
-                c.sdt = c.ddt = dt;
-                c.stag = nc.stag;
-                c.dtag = nc.dtag;
-                c.sstrides = nc.sstrides;
-                EXPECT_TRUE(run_jit_case(c, isa));
-                const x64::jit_reorder_desc_t d = desc_of(c, isa);
-                const bool z = isa == cpu_isa_t::avx512_core && nc.rule;
-                EXPECT_EQ(x64::jit_byte_tile_pf(d), z ? d.n[1] * d.is[1] : 0) << c.str();
-                if (z) {
-                    EXPECT_GE(d.n[1], 64) << c.str();
-                }
-            }
-    }
+    run_byte_rule_cases(cases, [](const jit_case_t &c, cpu_isa_t isa, bool z) {
+        const x64::jit_reorder_desc_t d = desc_of(c, isa);
+        EXPECT_EQ(x64::jit_byte_tile_pf(d), z ? d.n[1] * d.is[1] : 0) << c.str();
+        if (z) {
+            EXPECT_GE(d.n[1], 64) << c.str();
+        }
+    });
 }
 
 // Byte-tile transposes of 4 MiB or more whose dst stays cached prefetch
@@ -1328,35 +1342,17 @@ TEST(jit_reorder, NearSrcRowsBytePrefetch) {
 // and the rule on AVX-512 only and only there: not in the caches (2 MB),
 // nor where the dst streams (51 MB).
 TEST(jit_reorder, LargeCachedByteDstPrefetch) {
-    struct pfw_case_t {
-        std::vector<dim_t> dims;
-        const char *stag, *dtag;
-        std::vector<dim_t> dstrides;
-        bool rule;
-    };
-    const std::vector<pfw_case_t> cases = {
+    const std::vector<byte_rule_case_t> cases = {
         { { 2, 256, 64, 64 }, "nchw", "nhwc", {}, true },
         { { 1, 200, 97, 111 }, "nhwc", "nchw", {}, true }, // near rows
         { { 2051, 1100 }, "ab", "ba", {}, true },          // staged rows
-        { { 2051, 1100 }, "ab", "", { 1, 2051 + 5 }, true },
+        { { 2051, 1100 }, "ab", "", {}, true, { 1, 2051 + 5 } },
         { { 1000, 1000 }, "ab", "ba", {}, false },
         { { 10, 256, 100, 100 }, "nchw", "nhwc", {}, false }, // streamed
     };
-    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
-        if (!x64::isa_allowed(isa)) continue;
-        for (const auto &pc : cases)
-            for (data_type_t dt : { relayout_u8, relayout_s8 }) {
-                jit_case_t c;
-                c.dims = pc.dims;
-                c.sdt = c.ddt = dt;
-                c.stag = pc.stag;
-                c.dtag = pc.dtag;
-                c.dstrides = pc.dstrides;
-                EXPECT_TRUE(run_jit_case(c, isa));
-                const bool z = isa == cpu_isa_t::avx512_core && pc.rule;
-                EXPECT_EQ(desc_of(c, isa).byte_pfw, z ? 4 : 0) << c.str();
-            }
-    }
+    run_byte_rule_cases(cases, [](const jit_case_t &c, cpu_isa_t isa, bool z) {
+        EXPECT_EQ(desc_of(c, isa).byte_pfw, z ? 4 : 0) << c.str();
+    });
 }
 
 // 2-byte bit copies as word tiles (AVX-512: 16 A positions x 32 B lanes,
