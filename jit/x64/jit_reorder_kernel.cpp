@@ -91,10 +91,7 @@ private:
     void byte_tile_prefetch();
     // Full byte tiles of cached large dsts: the 16 dst lines of the A tile
     // d_.byte_pfw tiles on, into L2 (jit_byte_dst_prefetch).
-    void byte_dst_prefetch(int64_t osA) {
-        for (int j = 0; j < 16 && d_.byte_pfw; ++j)
-            prefetcht1(ptr[rdx + (16 * d_.byte_pfw + j) * osA]);
-    }
+    void byte_dst_prefetch(int64_t osA) { dst_rows_prefetch(d_.byte_pfw, osA, dst_pf_t::first_l2); }
     // Word tiles stage 32 x 64 src bytes the same way (gen_word_tile).
     bool wstage_ = false;
     // Interleaves of 64-lane rows (4i16o4i): the four 16-lane tiles of a
@@ -580,7 +577,9 @@ private:
     void gen_word_tile(bool a_partial);
     void word_dst_prefetch(int64_t osA);
     void f32_dst_prefetch(int64_t osA);
-    void dst_rows_prefetch(int ahead, int64_t osA, bool last_l2);
+    // Which lines of each 64-byte dst row dst_rows_prefetch fetches, how.
+    enum class dst_pf_t { write_both, last_l2, first_l2 };
+    void dst_rows_prefetch(int ahead, int64_t osA, dst_pf_t what);
     void whole_b_tiles(const Label &lb, int lanes, const std::function<void(bool)> &tile);
     void gen_word_pair_tile();
     void word_pair_tiles(const Label &lb);
@@ -1327,22 +1326,30 @@ void reorder_gen_t::gen_word_tile(bool a_partial) {
 // their reads overlap (bf16 ab -> ba 8191 x 8192: 24% -> 31% of a copy,
 // 4095 x 4096: 34% -> 43%, nchw -> nhwc of 250 channels 33% -> 38%).
 void reorder_gen_t::word_dst_prefetch(int64_t osA) {
-    dst_rows_prefetch(jit_word_dst_prefetch(d_), osA, false);
+    dst_rows_prefetch(jit_word_dst_prefetch(d_), osA, dst_pf_t::write_both);
 }
 
 // The 16 dst rows (64 bytes each, osA bytes apart) of the A tile `ahead`
-// tiles after this one (none: 0), when it is a full tile of the call:
-// both lines of each row for writing, or (`last_l2`) the last one into L2.
-// rax a0, rdx dst tile.
-void reorder_gen_t::dst_rows_prefetch(int ahead, int64_t osA, bool last_l2) {
+// tiles after this one (none: 0): both lines of each row for writing
+// (rows not whole lines apart: word tiles) or the last one into L2 (f32
+// tiles: the first is the last of the previous B tile), when that tile
+// is a full tile of the call; or the first line into L2 (whole-line
+// rows: byte tiles), past the call too, where the following calls write
+// (s8 nchw -> nhwc 16x256x64x64 lost 6 points of a copy with the check).
+// rax a0, rdx dst tile; r14 is clobbered.
+void reorder_gen_t::dst_rows_prefetch(int ahead, int64_t osA, dst_pf_t what) {
     if (ahead == 0) return;
     Label lskip;
-    lea(r14, ptr[rax + 16 * (ahead + 1)]);
-    cmp(r14, qword[rsp + s_v0]);
-    jg(lskip, T_NEAR);
+    if (what != dst_pf_t::first_l2) {
+        lea(r14, ptr[rax + 16 * (ahead + 1)]);
+        cmp(r14, qword[rsp + s_v0]);
+        jg(lskip, T_NEAR);
+    }
     for (int j = 0; j < 16; ++j) {
         const int64_t row = (16 * ahead + j) * osA;
-        if (last_l2) {
+        if (what == dst_pf_t::first_l2) {
+            prefetcht1(ptr[rdx + row]);
+        } else if (what == dst_pf_t::last_l2) {
             prefetcht1(ptr[rdx + row + 63]);
         } else {
             prefetchw(ptr[rdx + row]);
@@ -1364,7 +1371,7 @@ void reorder_gen_t::dst_rows_prefetch(int ahead, int64_t osA, bool last_l2) {
 // prefetchw (into L1) lost at every distance (1: 32 -> 31, 4: 30 -> 26),
 // both lines gained no more than the last, prefetcht2 less.
 void reorder_gen_t::f32_dst_prefetch(int64_t osA) {
-    dst_rows_prefetch(jit_f32_dst_prefetch(d_), osA, true);
+    dst_rows_prefetch(jit_f32_dst_prefetch(d_), osA, dst_pf_t::last_l2);
 }
 
 // Whole B tiles of `lanes` lanes as `tile(a_partial)` (any A count: a
@@ -2698,7 +2705,7 @@ int64_t jit_byte_tile_pf(const jit_reorder_desc_t &d) {
 // store misses (reads the line for ownership) while the tiles' loads
 // wait behind it. Each full tile prefetches into L2 the 16 dst lines
 // that the tile `ahead` A tiles on writes (at the end of a call: rows
-// past it, which a later call writes). Single-thread, % of a streaming
+// past it, which a later call writes; dst_rows_prefetch). Single-thread, % of a streaming
 // copy (best of 5 interleaved, off -> 4 tiles ahead): s8 nchw -> nhwc
 // 16x256x64x64 55-66 -> 78-89, 4x256x64x64 61 -> 87, 2x256x64x64
 // 38 -> 52, 16x1024x32x32 60 -> 71; u8 nhwc -> nchw 16x256x64x64 78 ->
