@@ -113,10 +113,8 @@ std::vector<jit_case_t> cases_for(kernel_strategy_t strategy, int tile) {
             }
             // Blocked -> blocked: the in-block node is the copy, with padding.
             for (dim_t C : { 1, 7, 8, 9, 17, 33 }) {
-                jit_case_t c;
-                c.dims = { 2, C, 3, 2 };
-                c.stag = "aBcd8b";
-                c.dtag = "aBcd16b";
+                jit_case_t c = jit_case_t::of(
+                        { 2, C, 3, 2 }, relayout_f32, relayout_f32, "aBcd8b", "aBcd16b");
                 for (data_type_t s : all_dts) {
                     c.sdt = s;
                     c.ddt = s;
@@ -134,10 +132,7 @@ std::vector<jit_case_t> cases_for(kernel_strategy_t strategy, int tile) {
             for (dim_t m : sz)
                 for (dim_t n : sz) {
                     if (m == 1 || n == 1) continue; // folds to a copy
-                    jit_case_t c;
-                    c.dims = { m, n };
-                    c.stag = "ab";
-                    c.dtag = "ba";
+                    jit_case_t c = jit_case_t::of({ m, n }, relayout_f32, relayout_f32, "ab", "ba");
                     cs.push_back(c);
                     // odd strides on both sides
                     c.sstrides = { n + 3, 1 };
@@ -190,10 +185,8 @@ std::vector<jit_case_t> cases_for(kernel_strategy_t strategy, int tile) {
                     cs.push_back(c);
                 }
             {
-                jit_case_t c;
-                c.dims = { 3 * T + 1, 2 * T + 3 };
-                c.stag = "ab";
-                c.dtag = "ba";
+                jit_case_t c = jit_case_t::of(
+                        { 3 * T + 1, 2 * T + 3 }, relayout_f32, relayout_f32, "ab", "ba");
                 add_attr_variants(c, 0, 1);
                 // 0-stride (broadcast) src rows
                 c.sstrides = { 0, 1 };
@@ -201,10 +194,7 @@ std::vector<jit_case_t> cases_for(kernel_strategy_t strategy, int tile) {
             }
             {
                 // Larger than a micro tile: split nodes, driver tails.
-                jit_case_t c;
-                c.dims = { 300, 257 };
-                c.stag = "ab";
-                c.dtag = "ba";
+                jit_case_t c = jit_case_t::of({ 300, 257 }, relayout_f32, relayout_f32, "ab", "ba");
                 cs.push_back(c);
                 c.sdt = c.ddt = relayout_s8;
                 cs.push_back(c);
@@ -250,10 +240,8 @@ std::vector<jit_case_t> cases_for(kernel_strategy_t strategy, int tile) {
                     cs.push_back(c);
                 }
             {
-                jit_case_t c;
-                c.dims = { 70, 64 };
-                c.stag = "ab";
-                c.dtag = "BA16a64b4a";
+                jit_case_t c =
+                        jit_case_t::of({ 70, 64 }, relayout_f32, relayout_f32, "ab", "BA16a64b4a");
                 cs.push_back(c);
                 c.sdt = c.ddt = relayout_s8;
                 cs.push_back(c);
@@ -597,11 +585,7 @@ TEST(jit_reorder, QuadA) {
 // A bit copy of type `dt` from a case table's row (dims, tags, strides).
 template <typename Row>
 jit_case_t case_of(const Row &r, data_type_t dt) {
-    jit_case_t c;
-    c.dims = r.dims;
-    c.sdt = c.ddt = dt;
-    c.stag = r.stag;
-    c.dtag = r.dtag;
+    jit_case_t c = jit_case_t::of(r.dims, dt, dt, r.stag, r.dtag);
     c.sstrides = r.sstrides;
     c.dstrides = r.dstrides;
     return c;
@@ -692,10 +676,7 @@ TEST(jit_reorder, NearSrcRowsBOuterPrefetch) {
 TEST(jit_reorder, LargeNonTemporal) {
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
-        jit_case_t c;
-        c.dims = { 3000, 3000 };
-        c.stag = "ab";
-        c.dtag = "ba";
+        jit_case_t c = jit_case_t::of({ 3000, 3000 }, relayout_f32, relayout_f32, "ab", "ba");
         EXPECT_TRUE(run_jit_case(c, isa));
         // Bit copies stream too: whole lines of the plain copy, and the
         // 8x8 tiles whose rows are adjacent in the dst (ymm pairs).
@@ -747,10 +728,8 @@ TEST(jit_reorder, LargeNonTemporal) {
 TEST(jit_reorder, LargeUnalignedBakedLoops) {
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
-        jit_case_t c;
-        c.dims = { 512, 512, 5, 5 };
-        c.stag = "OIhw16i16o";
-        c.dtag = "oihw";
+        jit_case_t c = jit_case_t::of(
+                { 512, 512, 5, 5 }, relayout_f32, relayout_f32, "OIhw16i16o", "oihw");
         EXPECT_TRUE(run_jit_case(c, isa));
         c.dims = { 220, 300, 100 };
         c.sstrides = { 30400, 101, 1 };
@@ -788,10 +767,8 @@ dim_t pf(const jit_case_t &c, cpu_isa_t isa) {
 TEST(jit_reorder, BlockedSrcPrefetchAhead) {
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
-        jit_case_t c;
-        c.dims = { 1024, 512, 4, 4 };
-        c.stag = "OIhw16i16o";
-        c.dtag = "oihw";
+        jit_case_t c = jit_case_t::of(
+                { 1024, 512, 4, 4 }, relayout_f32, relayout_f32, "OIhw16i16o", "oihw");
         EXPECT_EQ(pf(c, isa), 16 * 1024) << c.str();
         EXPECT_TRUE(run_jit_case(c, isa));
         c.sdt = relayout_bf16;
@@ -829,10 +806,8 @@ TEST(jit_reorder, BlockedSrcPrefetchAhead) {
 TEST(jit_reorder, ShortBStagedDst) {
     const cpu_isa_t isa = cpu_isa_t::avx512_core;
     if (!x64::isa_allowed(isa)) GTEST_SKIP() << "avx512_core not available";
-    jit_case_t c;
-    c.dims = { 1024, 768, 3, 3 };
-    c.stag = "OIhw16i16o";
-    c.dtag = "oihw";
+    jit_case_t c =
+            jit_case_t::of({ 1024, 768, 3, 3 }, relayout_f32, relayout_f32, "OIhw16i16o", "oihw");
     // (f32 bit copies take the flattened tiles instead: FlatShortBTiles)
     EXPECT_EQ(desc_of(c, isa).dst_stage_row, 0) << c.str();
     c.src_scale_mask = 0;
@@ -853,6 +828,14 @@ TEST(jit_reorder, ShortBStagedDst) {
     EXPECT_EQ(desc_of(c, isa).dst_stage_row, 0) << c.str();
 }
 
+// A row of the flattened-tile tests: the problem and the flattened
+// positions its calls take (0: none).
+struct flat_case_t {
+    std::vector<dim_t> dims;
+    const char *stag, *dtag;
+    dim_t flat;
+};
+
 // 16i16o blocked weights to plain whose B is not whole tiles (3x3, 5x5,
 // 3x3x3 filters): the call's B positions under the baked i loop run
 // flattened as whole 16 x 16 tiles, each dst row whole lines
@@ -865,11 +848,7 @@ TEST(jit_reorder, FlatShortBTiles) {
     const cpu_isa_t isa = cpu_isa_t::avx512_core;
     if (!x64::isa_allowed(isa)) GTEST_SKIP() << "avx512_core not available";
     jit_case_t c;
-    const struct {
-        std::vector<dim_t> dims;
-        const char *stag, *dtag;
-        dim_t flat;
-    } flat_cases[] = { { { 128, 128, 3, 3 }, "OIhw16i16o", "oihw", 144 },
+    const flat_case_t flat_cases[] = { { { 128, 128, 3, 3 }, "OIhw16i16o", "oihw", 144 },
         { { 1024, 768, 3, 3 }, "OIhw16i16o", "oihw", 144 },
         { { 1000, 768, 3, 3 }, "OIhw16i16o", "oihw", 144 }, // edge calls (padded O)
         { { 250, 256, 3, 3 }, "OIhw16i16o", "oihw", 144 },  // edge calls, cached
@@ -939,11 +918,7 @@ TEST(jit_reorder, FlatShortATiles) {
     jit_case_t c;
     c.stag = "oihw";
     c.dtag = "OIhw16i16o";
-    const struct {
-        std::vector<dim_t> dims;
-        const char *stag, *dtag;
-        dim_t flat;
-    } flat_cases[] = { { { 128, 128, 3, 3 }, "oihw", "OIhw16i16o", 144 },
+    const flat_case_t flat_cases[] = { { { 128, 128, 3, 3 }, "oihw", "OIhw16i16o", 144 },
         { { 256, 256, 5, 5 }, "oihw", "OIhw16i16o", 400 },
         { { 250, 256, 3, 3 }, "oihw", "OIhw16i16o", 144 },
         { { 1024, 768, 3, 3 }, "oihw", "OIhw16i16o", 144 },
@@ -1210,20 +1185,12 @@ TEST(jit_reorder, ByteTilesAndShiftedTiles) {
     const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
     const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
     int n = 0;
-    auto ab_ba = [](dim_t m, dim_t k, data_type_t dt) {
-        jit_case_t c;
-        c.dims = { m, k };
-        c.sdt = c.ddt = dt;
-        c.stag = "ab";
-        c.dtag = "ba";
-        return c;
-    };
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
         for (data_type_t dt : { relayout_s8, relayout_u8 }) {
             for (dim_t m : { 1, 15, 16, 17, 33, 64, 65, 129 })
                 for (dim_t k : { 7, 8, 9, 15, 16, 17, 31, 33 }) {
-                    jit_case_t c = ab_ba(m, k, dt);
+                    jit_case_t c = jit_case_t::of({ m, k }, dt, dt, "ab", "ba");
                     EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
                     // odd strides on both sides
                     c.sstrides = { k + 3, 1 };
@@ -1241,7 +1208,7 @@ TEST(jit_reorder, ByteTilesAndShiftedTiles) {
             // with the next call's block prefetched (jit_byte_tile_pf).
             for (dim_t k : { 1000, 1100 })
                 for (dim_t m : { 64, 128, 131 }) {
-                    jit_case_t c = ab_ba(m, k, dt);
+                    jit_case_t c = jit_case_t::of({ m, k }, dt, dt, "ab", "ba");
                     EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
                     c.sstrides = { k + 3, 1 };
                     c.dstrides = { 1, m + 64 };
@@ -1764,6 +1731,11 @@ TEST(jit_generator, NoWritableExecutablePages) {
 TEST(jit_reorder, YmmB16Tiles) {
     const cpu_isa_t isa = cpu_isa_t::avx2;
     if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
+    // Takes the 8x16 tiles and matches the reference.
+    auto on_b16 = [&](const jit_case_t &k) {
+        EXPECT_TRUE(desc_of(k, isa).ymm_b16) << k.str();
+        EXPECT_TRUE(run_jit_case(k, isa));
+    };
     jit_case_t c;
     // ab -> ba: B = 2995 = 187 x 16 + 3 lanes, A = 2999 (shifted last
     // tile), dst rows 3008 f32 apart.
@@ -1791,21 +1763,18 @@ TEST(jit_reorder, YmmB16Tiles) {
     c.src_scale_mask = 2;
     c.ddt = relayout_s32;
     c.dst_zp = 3;
-    EXPECT_TRUE(desc_of(c, isa).ymm_b16) << c.str();
-    EXPECT_TRUE(run_jit_case(c, isa));
+    on_b16(c);
     c.dst_zp = 0;
     c.src_scale_mask = -1;
     c.ddt = relayout_f32;
     std::swap(c.stag, c.dtag);
-    EXPECT_TRUE(desc_of(c, isa).ymm_b16) << c.str();
-    EXPECT_TRUE(run_jit_case(c, isa));
+    on_b16(c);
     // nhwc -> nchw: A = 67 channels (shifted last A tile), scales along A.
     c.stag = "nhwc";
     c.sdt = relayout_s8;
     c.src_zp = -5;
     c.src_scale_mask = 2;
-    EXPECT_TRUE(desc_of(c, isa).ymm_b16) << c.str();
-    EXPECT_TRUE(run_jit_case(c, isa));
+    on_b16(c);
     // Not: the sum, narrower dsts, dst rows of half a line (nChw8c: the
     // 8x8 tiles' rows are adjacent already), small problems.
     c.src_zp = 0;
@@ -1833,10 +1802,7 @@ TEST(jit_reorder, YmmB16Tiles) {
 TEST(jit_reorder, YmmB16NearRowsBOuter) {
     const cpu_isa_t isa = cpu_isa_t::avx2;
     if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
-    jit_case_t c;
-    c.dims = { 4, 64, 250, 160 };
-    c.stag = "nhwc";
-    c.dtag = "nchw";
+    jit_case_t c = jit_case_t::of({ 4, 64, 250, 160 }, relayout_f32, relayout_f32, "nhwc", "nchw");
     EXPECT_EQ(desc_of(c, isa).ymm_b16_pf, 16 * 64 * 4) << c.str();
     EXPECT_EQ(desc_of(c, cpu_isa_t::avx512_core).ymm_b16_pf, 0) << c.str();
     EXPECT_TRUE(run_jit_case(c, isa));
