@@ -500,19 +500,16 @@ struct reorder {
     struct primitive_desc {
         primitive_desc() = default;
 
+        // The forms without an attribute pass none to the C API: a default
+        // primitive_attr would cost two allocations on every creation.
         primitive_desc(const engine &src_engine, const memory::desc &src_md,
-                const engine &dst_engine, const memory::desc &dst_md,
-                const primitive_attr &attr = primitive_attr(), bool allow_empty = false) {
-            relayout_primitive_desc_t pd = nullptr;
-            auto st = relayout_reorder_primitive_desc_create(&pd, src_md.get(), src_engine.get(),
-                    dst_md.get(), dst_engine.get(), attr.get());
-            if (st != relayout_success) {
-                if (allow_empty) return;
-                error::wrap_c_api(st, "reorder primitive_desc create");
-            }
-            handle_ =
-                    detail::make_handle<relayout_primitive_desc_t, relayout_primitive_desc_destroy>(
-                            pd);
+                const engine &dst_engine, const memory::desc &dst_md, bool allow_empty = false) {
+            init(src_engine, src_md, dst_engine, dst_md, nullptr, allow_empty);
+        }
+        primitive_desc(const engine &src_engine, const memory::desc &src_md,
+                const engine &dst_engine, const memory::desc &dst_md, const primitive_attr &attr,
+                bool allow_empty = false) {
+            init(src_engine, src_md, dst_engine, dst_md, attr.get(), allow_empty);
         }
 
         /** Wraps a C handle and takes ownership of it. */
@@ -522,8 +519,11 @@ struct reorder {
                         relayout_primitive_desc_destroy>(pd);
         }
 
-        primitive_desc(const memory &src, const memory &dst,
-                const primitive_attr &attr = primitive_attr(), bool allow_empty = false)
+        primitive_desc(const memory &src, const memory &dst, bool allow_empty = false)
+                : primitive_desc(src.get_engine(), src.get_desc(), dst.get_engine(), dst.get_desc(),
+                        allow_empty) {}
+        primitive_desc(const memory &src, const memory &dst, const primitive_attr &attr,
+                bool allow_empty = false)
                 : primitive_desc(src.get_engine(), src.get_desc(), dst.get_engine(), dst.get_desc(),
                         attr, allow_empty) {}
 
@@ -573,6 +573,20 @@ struct reorder {
         explicit operator bool() const { return bool(handle_); }
 
     private:
+        void init(const engine &src_engine, const memory::desc &src_md, const engine &dst_engine,
+                const memory::desc &dst_md, const_relayout_primitive_attr_t attr,
+                bool allow_empty) {
+            relayout_primitive_desc_t pd = nullptr;
+            auto st = relayout_reorder_primitive_desc_create(
+                    &pd, src_md.get(), src_engine.get(), dst_md.get(), dst_engine.get(), attr);
+            if (st != relayout_success) {
+                if (allow_empty) return;
+                error::wrap_c_api(st, "reorder primitive_desc create");
+            }
+            handle_ =
+                    detail::make_handle<relayout_primitive_desc_t, relayout_primitive_desc_destroy>(
+                            pd);
+        }
         memory::desc query_md(int which) const {
             const_relayout_memory_desc_t md = nullptr;
             error::wrap_c_api(
@@ -593,7 +607,8 @@ struct reorder {
         handle_ = detail::make_handle<relayout_primitive_t, relayout_primitive_destroy>(p);
     }
 
-    reorder(const memory &src, const memory &dst, const primitive_attr &attr = primitive_attr())
+    reorder(const memory &src, const memory &dst) : reorder(primitive_desc(src, dst)) {}
+    reorder(const memory &src, const memory &dst, const primitive_attr &attr)
             : reorder(primitive_desc(src, dst, attr)) {}
 
     void execute(const stream &astream, const memory &src, const memory &dst) const {

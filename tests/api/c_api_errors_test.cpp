@@ -736,6 +736,28 @@ TEST(CppWrapper, ThrowsErrorWithStatusAndMessage) {
     }
 }
 
+// allow_empty turns a failed creation into an empty pd, with or without an
+// attribute (the two forms reach the C API through different overloads).
+TEST(CppWrapper, AllowEmptyGivesAnEmptyPrimitiveDesc) {
+    const memory::desc a({ 2, 3 }, dt::f32, tag::ab), b({ 3, 2 }, dt::f32, tag::ab);
+    EXPECT_FALSE(bool(reorder::primitive_desc(cpu_engine(), a, cpu_engine(), b, true)));
+    primitive_attr attr;
+    attr.set_scales(RELAYOUT_ARG_SRC, 0, { 2.f });
+    EXPECT_FALSE(bool(reorder::primitive_desc(cpu_engine(), a, cpu_engine(), b, attr, true)));
+    memory ma(a, cpu_engine()), mb(b, cpu_engine());
+    EXPECT_FALSE(bool(reorder::primitive_desc(ma, mb, true)));
+    EXPECT_FALSE(bool(reorder::primitive_desc(ma, mb, attr, true)));
+    // The same problems that can be created give a pd either way.
+    EXPECT_TRUE(bool(reorder::primitive_desc(cpu_engine(), a, cpu_engine(), a, true)));
+    EXPECT_TRUE(bool(reorder::primitive_desc(ma, ma, attr, true)));
+    // A bad attribute without allow_empty still throws and names the field.
+    primitive_attr bad;
+    bad.set_scales(RELAYOUT_ARG_SRC, 1, { 1.f, 2.f, 3.f, 4.f }); // dim 0 has 2, not 4
+    const std::string what = expect_error(relayout_invalid_arguments,
+            [&] { reorder::primitive_desc(cpu_engine(), a, cpu_engine(), a, bad); });
+    EXPECT_TRUE(contains_ci(what, "scale")) << what;
+}
+
 TEST(CppWrapper, EmptyObjectsThrowInsteadOfCrashing) {
     expect_error(relayout_invalid_arguments, [] { memory().get_data_handle(); });
     expect_error(relayout_invalid_arguments, [] { reorder().get_primitive_desc(); });
