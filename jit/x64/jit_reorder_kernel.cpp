@@ -3116,6 +3116,38 @@ void jit_word_tile_params(cpu_isa_t isa, const plan_t &p, kernel_plan_params_t &
     }
 }
 
+// Byte, word and word pair tiles of 1- and 2-byte bit-copy transposes
+// whose dst rows are whole lines (each row one whole-line store) stream
+// from src + dst of the L3's size (32 MiB) on, instead of 1.5x that
+// (nt_threshold_bytes): there the dst cannot stay in the L3 next to its
+// src, and every cached store missed and read its line for ownership (the
+// byte tiles' dst prefetch hid only part of it). % of a copy of the same
+// bytes (memcpy at these sizes, which reads its dst lines for ownership
+// too: hence above 100), cached -> streamed, best of 5 interleaved runs,
+// two rounds each. 2 threads (the larger thread CPU time of each; the copy
+// on 2 threads from the reorder's src, as the benchmark does): s8 nchw ->
+// nhwc 16x256x64x64 68-86 -> 114-136 (75 -> 126), u8 nhwc -> nchw
+// 16x256x64x64 93-110 -> 134-165 (110 -> 143), bf16 nchw -> nhwc 8x256x64x64
+// 60-72 -> 109-127, bf16 nhwc -> nchw 8x256x64x64 98 -> 123, bf16 nchw ->
+// nChw16c 8x256x64x64 91-92 -> 150-153, bf16 ab -> ba 4096x2048 87 -> 104.
+// Single-thread (the copy single-thread from other buffers): 76-86 ->
+// 107-121, 98 -> 134-158, 70-113 -> 130-157, 96-112 -> 188-197, 100 -> 111.
+// Smaller problems lost (s8 nchw -> nhwc, 2 threads: 8 MiB 91 -> 65, 4 MiB
+// 83 -> 41; 16 MiB about even: 81 -> 90, single-thread 93 -> 105). Rows
+// not whole lines apart keep their cached stores and dst prefetches.
+// Knob RELAYOUT_JIT_TILE_NT=0: off (experiments).
+bool jit_tiles_stream_from_l3(const jit_reorder_desc_t &d, const plan_t &p) {
+    static const bool on = getenv_int("RELAYOUT_JIT_TILE_NT", 1) != 0; // experiment knob
+    constexpr size_t l3_bytes = size_t(32) << 20;
+    const size_t dsz = data_type_size(p.ddt);
+    const size_t bytes = size_t(p.nelems()) * (data_type_size(p.sdt) + dsz);
+    if (!on || d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose
+            || !p.bit_copy || p.s8s8_comp || p.zp_comp || p.beta != 0.f || bytes < l3_bytes)
+        return false;
+    const bool whole_rows = (d.byte_tile || d.word_tile) && d.os[0] * dsz % 64 == 0;
+    return whole_rows || d.word_pair;
+}
+
 int jit_word_dst_prefetch(const jit_reorder_desc_t &d) {
     static const int ahead = std::max(0, getenv_int("RELAYOUT_JIT_WORD_PFW", 1));
     if (!d.word_tile || !d.nt || d.os[0] * 2 % 64 == 0) return 0;
@@ -3247,6 +3279,7 @@ void jit_reorder_desc_init(
     if (d.isa != cpu_isa_t::avx512_core && !ymm_lines_streamable(d) && !d.ymm_b16) d.nt = false;
     d.word_tile = word_tile_desc(d, p);
     d.word_pair = word_pair_desc(d, p);
+    if (jit_tiles_stream_from_l3(d, p)) d.nt = true;
     d.pf_b = near_rows_prefetch(d, p, kp);
     d.b_outer = d.pf_b != 0;
     d.pf_row = far_rows_prefetch(d, p);

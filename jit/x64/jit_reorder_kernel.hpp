@@ -247,6 +247,10 @@ void jit_word_tile_params(cpu_isa_t isa, const plan_t &p, kernel_plan_params_t &
 // far ahead whose dst lines each word tile prefetches for writing
 // (prefetchw; 0: none).
 int jit_word_dst_prefetch(const jit_reorder_desc_t &d);
+// Whether the byte, word or word pair tiles of a desc (its tile flags set)
+// stream their whole-line dst rows from src + dst of the L3's size on
+// (below nt_threshold_bytes; knob RELAYOUT_JIT_TILE_NT=0: off).
+bool jit_tiles_stream_from_l3(const jit_reorder_desc_t &d, const plan_t &p);
 // Large AVX-512 4-byte bit-copy transposes whose dst rows are not whole
 // lines apart store cached too: the A tiles this far ahead whose last dst
 // line of each row every full 16x16 tile prefetches into L2 (0: none;

@@ -1322,6 +1322,51 @@ TEST(jit_reorder, LargeCachedByteDstPrefetch) {
     });
 }
 
+// Byte, word and word pair tiles whose dst rows are whole lines stream
+// from src + dst of the L3's size (32 MiB) on (jit_tiles_stream_from_l3),
+// below the usual 48 MiB: nchw -> nhwc, nhwc -> nchw, ab -> ba (partial
+// last B tile), nchw -> nChw16c (word pairs), u8 / s8 and bf16 / f16 at
+// 32-34 MiB. Bit-exact, and the rule on AVX-512 only and only there: not
+// just below 32 MiB, nor where the dst rows are not whole lines apart
+// (4095 wide, 84100 B channel rows), which keep their cached stores and,
+// bytes, the dst prefetch.
+TEST(jit_reorder, TilesStreamFromL3) {
+    const std::vector<byte_rule_case_t> cases = {
+        { { 16, 256, 64, 64 }, "nchw", "nhwc", {}, true }, // 32 MiB exactly
+        { { 16, 256, 64, 64 }, "nhwc", "nchw", {}, true },
+        { { 4096, 4100 }, "ab", "ba", {}, true },
+        { { 15, 256, 64, 64 }, "nchw", "nhwc", {}, false }, // 30 MiB
+        { { 4095, 4100 }, "ab", "ba", {}, false },
+        { { 1, 200, 290, 290 }, "nhwc", "nchw", {}, false },
+    };
+    run_byte_rule_cases(cases, [](const jit_case_t &c, cpu_isa_t isa, bool z) {
+        const x64::jit_reorder_desc_t d = desc_of(c, isa);
+        const bool z512 = isa == cpu_isa_t::avx512_core;
+        EXPECT_EQ(d.nt, z) << c.str();
+        EXPECT_EQ(d.byte_pfw, z512 && !z ? 4 : 0) << c.str();
+    });
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        const bool z512 = isa == cpu_isa_t::avx512_core;
+        for (data_type_t dt : { relayout_bf16, relayout_f16 }) {
+            const std::vector<byte_rule_case_t> words = {
+                { { 8, 256, 64, 64 }, "nchw", "nhwc", {}, true },
+                { { 8, 256, 64, 64 }, "nhwc", "nchw", {}, true },
+                { { 8, 256, 64, 64 }, "nchw", "nChw16c", {}, true },
+                { { 7, 256, 64, 64 }, "nchw", "nhwc", {}, false }, // 28 MiB
+                { { 4095, 2050 }, "ab", "ba", {}, false },
+            };
+            for (const auto &wc : words) {
+                const jit_case_t c = case_of(wc, dt);
+                EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+                const x64::jit_reorder_desc_t d = desc_of(c, isa);
+                EXPECT_EQ(d.word_tile || d.word_pair, z512) << c.str();
+                EXPECT_EQ(d.nt, z512 && wc.rule) << c.str();
+            }
+        }
+    }
+}
+
 // 2-byte bit copies as word tiles (AVX-512: 16 A positions x 32 B lanes,
 // partial A counts masked, B tails and padded lanes on 32-bit tiles; AVX2
 // keeps the 32-bit tiles): sizes around both tile edges, odd strides,
