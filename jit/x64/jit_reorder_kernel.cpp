@@ -3020,7 +3020,8 @@ namespace {
 // the same traffic, f32 -> bf16 16x256x64x64, medians of 5 interleaved:
 // 75 -> 79, 82 -> 89, 87 -> 92 (single-thread 88-92 -> 95); 128 rows
 // lost (to 69-89), and so did 128 rows of 1-byte dsts (s8: 88-100 ->
-// 83-91). Experiment knob RELAYOUT_JIT_NARROW_FAR2=0: off.
+// 83-91) and 64 rows cached (4x256x64x64 single-thread: 63 -> 47); bf16
+// srcs were even. Experiment knob RELAYOUT_JIT_NARROW_FAR2=0: off.
 dim_t narrow_far_rows_lanes(const plan_t &p, dim_t lanes, size_t bytes) {
     static const bool two = getenv_int("RELAYOUT_JIT_NARROW_FAR2", 1) != 0;
     if (two && lanes == 32 && data_type_size(p.sdt) == 4 && bytes >= nt_threshold_bytes)
