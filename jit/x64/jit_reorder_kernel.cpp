@@ -3009,6 +3009,28 @@ dim_t jit_flat_bytes(const jit_reorder_desc_t &d, const kernel_plan_t &kp) {
     return flat;
 }
 
+namespace {
+
+// The B lanes per call of narrow rows whose src rows are a page or more
+// apart (nchw -> nhwc): a whole dst line's `lanes`, each row a stream of
+// its own along A. Streamed 4-byte srcs to 2-byte dsts (f32 -> bf16 /
+// f16) take two row tiles (64 rows): each dst row then gets two adjacent
+// lines back to back, half the visits of its page per line. Two cores
+// at once (one whole problem each, CPU time), % of a streaming copy of
+// the same traffic, f32 -> bf16 16x256x64x64, medians of 5 interleaved:
+// 75 -> 79, 82 -> 89, 87 -> 92 (single-thread 88-92 -> 95); 128 rows
+// lost (to 69-89), and so did 128 rows of 1-byte dsts (s8: 88-100 ->
+// 83-91) and 64 rows cached (4x256x64x64 single-thread: 63 -> 47); bf16
+// srcs were even. Experiment knob RELAYOUT_JIT_NARROW_FAR2=0: off.
+dim_t narrow_far_rows_lanes(const plan_t &p, dim_t lanes, size_t bytes) {
+    static const bool two = getenv_int("RELAYOUT_JIT_NARROW_FAR2", 1) != 0;
+    if (two && lanes == 32 && data_type_size(p.sdt) == 4 && bytes >= nt_threshold_bytes)
+        return 2 * lanes;
+    return lanes;
+}
+
+} // namespace
+
 dim_t jit_narrow_rows_lanes(cpu_isa_t isa, const plan_t &p) {
     if (isa != cpu_isa_t::avx512_core || p.bit_copy || p.beta != 0.f || p.s8s8_comp || p.zp_comp)
         return 0;
@@ -3039,12 +3061,12 @@ dim_t jit_narrow_rows_lanes(cpu_isa_t isa, const plan_t &p) {
     // block (narrow_rows_pf): single-thread, C = 256, 67-76% -> 80-97%
     // (C = 128: 83 -> 92, C = 512: 70 -> 83); cached ones lost (C = 256,
     // 25 MB: 55 -> 44, 10 MB: 48 -> 40).
-    if (row >= 4096) return lanes;
+    const size_t bytes = size_t(p.nelems()) * (data_type_size(p.sdt) + data_type_size(p.ddt));
+    if (row >= 4096) return narrow_far_rows_lanes(p, lanes, bytes);
     dim_t a = 0; // the src-contiguous node's extent (A), calls of 32 x A
     for (const node_t &k : p.nodes)
         if (k.is == 1 && k.os != 1) a = std::max(a, k.n);
     if (row < 128 || lanes != 32 || a < 128) return 0;
-    const size_t bytes = size_t(p.nelems()) * (data_type_size(p.sdt) + data_type_size(p.ddt));
     return bytes >= nt_threshold_bytes ? 2 * lanes : lanes;
 }
 

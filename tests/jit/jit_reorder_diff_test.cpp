@@ -372,6 +372,14 @@ void case_plan(const jit_case_t &c, plan_t &p) {
     ASSERT_EQ(plan_create(p, smd, dmd, attr_t()), status_t::success);
 }
 
+// The kernel plan (kernel_plan_t::dump) the JIT at `isa` takes for `c`.
+void case_kplan(const jit_case_t &c, cpu_isa_t isa, std::string &kplan) {
+    plan_t p;
+    ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
+    std::string name;
+    ASSERT_EQ(x64::jit_reorder_accept(p, isa, name, &kplan), status_t::success);
+}
+
 // Narrow dsts whose B src rows are a page or more apart take 16 rows per
 // call (not a whole dst line's 32 or 64: those rows' prefetched lines evict
 // each other), except AVX-512 conversions to bf16 / f16 / s8 / u8, whose
@@ -412,7 +420,8 @@ TEST(jit_reorder, FarSrcRowsNarrowDst) {
 // A rows; plain and blocked sides; scales common, per channel (along B)
 // and per A position (declined: the 16 x 16 tiles), zero points, sources
 // narrower than f32; large problems stream (near rows of 2-byte dsts then
-// two row tiles per call). AVX2 keeps its tiles. The desc must take the
+// two row tiles per call, and far rows of f32 to 2-byte dsts). AVX2 keeps
+// its tiles. The desc must take the
 // rows where they apply.
 TEST(jit_reorder, NarrowRows) {
     struct shape_t {
@@ -465,10 +474,8 @@ TEST(jit_reorder, NarrowRows) {
                 c.src_scale_mask = ddt == relayout_bf16 ? 0 : -1;
                 EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed));
                 if (isa != cpu_isa_t::avx512_core) continue;
-                plan_t p;
-                ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
-                std::string name, kplan;
-                ASSERT_EQ(x64::jit_reorder_accept(p, isa, name, &kplan), status_t::success);
+                std::string kplan;
+                ASSERT_NO_FATAL_FAILURE(case_kplan(c, isa, kplan));
                 const bool two = dims[1] == 160;
                 EXPECT_NE(kplan.find(two ? " B[64 " : " B[32 "), std::string::npos)
                         << c.str() << ": " << kplan;
@@ -478,6 +485,24 @@ TEST(jit_reorder, NarrowRows) {
                 if (two) {
                     EXPECT_EQ(d.narrow_pf, 64 * 160 * 4) << c.str();
                 }
+            }
+        // Far rows (nchw -> nhwc) of f32 to 2-byte dsts, streamed (51-52
+        // MB): calls of two row tiles (64 channels; 80 = a call of 64 and
+        // one of 16 edge lanes, 48 = a row tile and 16 edge lanes in one
+        // call), A tails of 4 and 9 positions, scales common and per
+        // channel. Seeds of their own.
+        uint32_t far_seed = 2000;
+        for (auto dims :
+                { std::vector<dim_t>{ 2, 80, 230, 230 }, std::vector<dim_t>{ 3, 48, 245, 245 } })
+            for (data_type_t ddt : { relayout_bf16, relayout_f16 }) {
+                jit_case_t c = jit_case_t::of(dims, relayout_f32, ddt, "nchw", "nhwc");
+                c.src_scale_mask = ddt == relayout_bf16 ? 0 : 2;
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++far_seed));
+                if (isa != cpu_isa_t::avx512_core) continue;
+                std::string kplan;
+                ASSERT_NO_FATAL_FAILURE(case_kplan(c, isa, kplan));
+                EXPECT_NE(kplan.find(dims[1] == 48 ? " B[48 " : " B[64 "), std::string::npos)
+                        << c.str() << ": " << kplan;
             }
         // The desc: rows of a whole line on AVX-512 only, not with scales
         // along A.
