@@ -19,8 +19,8 @@ namespace {
 // value/zero extents of the micro nodes, and calls the generated kernel.
 class jit_reorder_impl_t : public jit_reorder_t {
 public:
-    jit_reorder_impl_t(
-            const plan_t &p, const kernel_plan_t &kp, std::unique_ptr<jit_generator_t> gen)
+    jit_reorder_impl_t(const plan_t &p, const kernel_plan_t &kp,
+            std::unique_ptr<jit_generator_t> gen, bool lines = false)
             : p_(p), kp_(kp), gen_(std::move(gen)) {
         fn_ = reinterpret_cast<jit_kernel_fn_t>(const_cast<void *>(gen_->entry()));
         ssz_ = data_type_size(p_.sdt);
@@ -37,6 +37,12 @@ public:
                 if (kp_.micro[m].dim == d) in_micro = true;
             if (!in_micro) driver_checked_.push_back(d);
         }
+        // f32 line pairs (desc.f32_lines): consecutive calls of a B sweep
+        // carry each dst row's last 64 bytes in the thread's scratch when B
+        // is the innermost driver node and nothing is checked per call.
+        lines_ = lines && kp_.nmicro == 2 && !kp_.driver.empty() && kp_.driver.back().split_of == 1
+                 && driver_checked_.empty() && !micro_checked_[0] && !micro_checked_[1];
+        lines_any_ = lines;
         comp_in_kernel_ = jit_comp_in_kernel(p_, kp_);
         if (comp_in_kernel_) comp_nl_ = jit_comp_lanes(kp_);
         // A thread's compensation scratch: the sums, then the lane sums
@@ -292,6 +298,18 @@ private:
         const char *src = static_cast<const char *>(ctx.src);
         char *dst = static_cast<char *>(ctx.dst);
         jit_call_args_t a;
+        // f32 line pairs: 64 bytes per A position of a call. run() calls no
+        // other execute on this thread while it uses the buffer.
+        a.lines = nullptr;
+        a.lines_io = 0;
+        if (lines_any_) {
+            thread_local std::vector<char> lines_buf;
+            const size_t need = size_t(kp_.micro[0].n) * 64 + 64;
+            if (lines_buf.size() < need) lines_buf.resize(need);
+            const uintptr_t at = reinterpret_cast<uintptr_t>(lines_buf.data());
+            a.lines = lines_buf.data() + (64 - at % 64) % 64;
+        }
+        bool lines_next = false; // the previous call left its rows for this one
         for (dim_t it = start; it < end; ++it) {
             dim_t soff = p_.src_off0, doff = p_.dst_off0, si = 0, di = 0, ci = 0, zi = 0;
             dim_t pos[max_ndims] = { 0 };
@@ -348,6 +366,15 @@ private:
                 a.src_scales = ctx.src_scales ? ctx.src_scales + (zero ? 0 : si) : nullptr;
                 a.dst_scales = ctx.dst_scales ? ctx.dst_scales + (zero ? 0 : di) : nullptr;
                 a.comp = lp;
+                if (lines_) {
+                    // This call continues the previous one; the next call
+                    // (the next B block of the same rows, with a pair) this one.
+                    const kloop_t &B = kp_.micro[1];
+                    const bool next = a.nt && it + 1 < end && ctr[K - 1] + 1 < kp_.driver[K - 1].n
+                                      && a.v[1] == B.n * B.in_n && B.total - (outer[1] + B.n) >= 32;
+                    a.lines_io = (lines_next ? 1 : 0) | (next ? 2 : 0);
+                    lines_next = next;
+                }
                 fn_(&a);
                 if (lp)
                     distribute(lp, ci, zi, a, acc);
@@ -368,7 +395,8 @@ private:
     size_t ssz_, dsz_;
     bool micro_checked_[2] = { false, false };
     std::vector<int> driver_checked_;
-    bool comp_in_kernel_ = false; // the kernel sums the compensation per lane
+    bool lines_ = false, lines_any_ = false; // desc.f32_lines: carried rows / a scratch
+    bool comp_in_kernel_ = false;            // the kernel sums the compensation per lane
     dim_t comp_nl_ = 0;
     size_t comp_sums_ = 0, comp_stride_ = 0; // int64 entries of a thread's scratch
 };
@@ -470,7 +498,7 @@ status_t jit_reorder_create(const plan_t &p, cpu_isa_t isa, std::unique_ptr<jit_
     jit_reorder_desc_init(d, isa, p, kp);
     std::unique_ptr<jit_generator_t> gen;
     RL_CHECK(jit_reorder_generate(d, gen));
-    out.reset(new jit_reorder_impl_t(p, kp, std::move(gen)));
+    out.reset(new jit_reorder_impl_t(p, kp, std::move(gen), d.f32_lines));
     return status_t::success;
 }
 

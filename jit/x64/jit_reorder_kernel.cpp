@@ -35,6 +35,8 @@ constexpr int s_shift = 432; // AVX2 transpose: rows the shifted last A tile rep
 constexpr int s_pf = 448;    // transpose: next src line to prefetch (desc.pf_ahead)
 constexpr int s_dst = 456;   // dst of the call while the tiles write the stage (dst_stage_row)
 constexpr int stack_bytes = 464;
+constexpr int s_lines = 464;    // jit_call_args_t::lines (desc.f32_lines)
+constexpr int s_lines_io = 472; // jit_call_args_t::lines_io
 // Byte tiles of long A runs: 64 src rows x 64 bytes staged contiguously
 // (see gen_byte_tile), after the scratch above.
 constexpr int s_stage_ok = 440; // the stage holds the current 64-column group
@@ -514,6 +516,7 @@ private:
     void gen_transpose_flat_b();
     void gen_ymm_b16_tile(int64_t osA, int64_t ssA, int64_t dsA);
     void gen_ymm_b16_outer();
+    void gen_f32_line_pair(int64_t osA, const std::function<int64_t(int)> &row_disp);
     void gen_flat_bytes();
     void flat_bytes_stage_row(int o, int64_t stage_row);
     Label c_flat_perm_; // gen_flat_bytes: the dwords of 4 packed vectors back in order
@@ -2157,6 +2160,21 @@ void reorder_gen_t::gen_transpose() {
         jmp(lb, T_NEAR);
         L(lno);
     }
+    if (d_.f32_lines) {
+        // Two full tiles side by side (lanes r15 .. r15 + 31), whole dst
+        // lines streamed. B's last lanes take the tiles below.
+        Label lno;
+        lea(r14, ptr[r15 + 2 * T]);
+        cmp(r14, qword[rsp + s_v0 + 8]);
+        jg(lno, T_NEAR);
+        lea(r14, ptr[rax + T]);
+        cmp(r14, qword[rsp + s_v0]);
+        jg(lno, T_NEAR);
+        gen_f32_line_pair(osA, row_disp);
+        add(r15, 2 * T);
+        jmp(lb, T_NEAR);
+        L(lno);
+    }
     // Full tile: every position a value.
     lea(r14, ptr[rax + TA]);
     cmp(r14, qword[rsp + s_v0]);
@@ -2350,6 +2368,118 @@ void reorder_gen_t::gen_ymm_b16_tile(int64_t osA, int64_t ssA, int64_t dsA) {
             vmovups(t, ptr[rsp + buf_stage + 32 * a]);
             stream ? vmovntps(lo, t) : vmovups(lo, t);
             stream ? vmovntps(hi, Ymm(a)) : vmovups(hi, Ymm(a));
+        }
+    });
+}
+
+// Full pairs of 16x16 4-byte tiles (d_.f32_lines, see jit_f32_line_pairs):
+// B lanes r15 .. r15 + 31 of the A tile, 128 bytes of each dst row. The
+// rows are not whole lines apart: the single tiles store cached, each
+// 64-byte row the tail of one line and the head of the next, read for
+// ownership. Where the call is aligned (s_nt), row a starts m = a * os[0]
+// mod 16 lanes into a line (rax and r15 are whole tiles), and its lines
+// are assembled whole (valignd) and streamed: the head line from the
+// row's previous 64 bytes (the pair before in this call, or the previous
+// call's last pair: the scratch row at lines + 64 * (rax + a)) and the
+// first tile, the middle line from both tiles; the second tile goes to
+// the scratch row. Without a previous row (the first pair of a call that
+// continues none) the head is a partial line, and after the call's last
+// pair (unless the next call continues it) so is the tail: stored cached
+// under a mask at the line's own address (a masked store whose 64 bytes
+// reach into a streamed line, masked lanes or not, stalled the stream:
+// 40 -> 2% of a copy). No dst prefetch (jit_f32_dst_prefetch): a
+// streamed line found in the caches costs more than the prefetch gains
+// (ab -> ba 8191 x 8192: 36-38% of a copy with it, 46-53 without). The
+// first tile's rows wait on the stack. Each tile prefetches its src rows
+// as the full tiles do. rax a0, rcx src tile, rdx dst tile; r13, r14, k7,
+// zmm tb_ and tb_ + 1 are clobbered.
+void reorder_gen_t::gen_f32_line_pair(int64_t osA, const std::function<int64_t(int)> &row_disp) {
+    for (int h = 0; h < 2; ++h) {
+        if (d_.pf_row)
+            for (int b = 0; b < 16; ++b)
+                prefetcht1(ptr[rcx + row_disp(16 * h + b) + d_.pf_row]);
+        for (int b = 0; b < 16; ++b)
+            load_lanes(b, ptr[rcx + row_disp(16 * h + b)], nullptr, d_.sdt);
+        transpose_tile();
+        if (h == 0)
+            for (int a = 0; a < 16; ++a)
+                vmovups(ptr[rsp + buf_stage + 64 * a], Zmm(a));
+    }
+    const Zmm t(tb_), r(tb_ + 1);
+    auto lanes_of = [&](int a) { return (int)(((a * d_.os[0]) % 16 + 16) % 16); };
+    auto first = [&](int a) { return ptr[rsp + buf_stage + 64 * a]; };
+    auto masked = [&](const Address &at, uint32_t mask, const Zmm &v) {
+        mov(r14d, mask);
+        kmovw(k7, r14d);
+        vmovups(at | k7, v);
+    };
+    stores_streamed_or_cached(true, [&](bool stream, const Label &done) {
+        if (!stream) {
+            for (int a = 0; a < 16; ++a) {
+                vmovups(t, first(a));
+                vmovups(ptr[rdx + a * osA], t);
+                vmovups(ptr[rdx + a * osA + 64], Zmm(a));
+            }
+            return;
+        }
+        mov(r13, rax);
+        shl(r13, 6);
+        add(r13, qword[rsp + s_lines]);
+        // Head lines: whole after a previous row (a pair before, or the
+        // previous call's: lines_io bit 0), else partial.
+        Label lwhole, lpartial, lheads;
+        test(r15, r15);
+        jnz(lwhole, T_NEAR);
+        test(byte[rsp + s_lines_io], 1);
+        jz(lpartial, T_NEAR);
+        L(lwhole);
+        for (int a = 0; a < 16; ++a) {
+            const int m = lanes_of(a);
+            if (m == 0) continue;
+            vmovups(t, first(a));
+            valignd(t, t, ptr[r13 + 64 * a], 16 - m); // previous row's last m lanes first
+            vmovntps(ptr[rdx + a * osA - 4 * m], t);
+        }
+        jmp(lheads, T_NEAR);
+        L(lpartial);
+        for (int a = 0; a < 16; ++a) {
+            const int m = lanes_of(a);
+            if (m == 0) continue;
+            vmovups(t, first(a));
+            valignd(r, t, t, 16 - m); // lanes m .. 15: the first tile's first 16 - m
+            masked(ptr[rdx + a * osA - 4 * m], 0xffffu & ~((1u << m) - 1), r);
+        }
+        L(lheads);
+        // Middle lines, and the second tile to the scratch.
+        for (int a = 0; a < 16; ++a) {
+            const int m = lanes_of(a);
+            vmovups(t, first(a));
+            if (m == 0) {
+                vmovntps(ptr[rdx + a * osA], t);
+                vmovntps(ptr[rdx + a * osA + 64], Zmm(a));
+                continue;
+            }
+            valignd(t, Zmm(a), t, 16 - m);
+            vmovntps(ptr[rdx + a * osA + 4 * (16 - m)], t);
+            vmovups(ptr[r13 + 64 * a], Zmm(a));
+        }
+        // Tail lines, partial: after the call's last pair unless the next
+        // call continues it (lines_io bit 1), and before single tiles.
+        Label ltail;
+        lea(r14, ptr[r15 + 64]);
+        cmp(r14, qword[rsp + s_v0 + 8]);
+        jle(done, T_NEAR); // another pair follows
+        lea(r14, ptr[r15 + 32]);
+        cmp(r14, qword[rsp + s_v0 + 8]);
+        jne(ltail, T_NEAR); // single tiles follow
+        test(byte[rsp + s_lines_io], 2);
+        jnz(done, T_NEAR);
+        L(ltail);
+        for (int a = 0; a < 16; ++a) {
+            const int m = lanes_of(a);
+            if (m == 0) continue;
+            valignd(r, Zmm(a), Zmm(a), 16 - m); // lanes 0 .. m - 1: the second tile's last m
+            masked(ptr[rdx + a * osA + 64 + 4 * (16 - m)], (1u << m) - 1, r);
         }
     });
 }
@@ -2586,6 +2716,7 @@ void reorder_gen_t::generate() {
     int frame = stage_ || rows_ || wstage_ ? stack_bytes_stage
                 : d_.dst_stage_row         ? buf_stage + dst_stage_bytes
                 : d_.ymm_b16               ? buf_stage + 8 * 32
+                : d_.f32_lines             ? buf_stage + 16 * 64
                                            : stack_bytes;
     if (d_.flat_bytes)
         frame = std::max(frame, buf_stage + (int)(16 * flat_stage_row(d_.flat_bytes)));
@@ -2606,6 +2737,12 @@ void reorder_gen_t::generate() {
     dst_stage_begin();
     mov(rax, ptr[rdi + offsetof(jit_call_args_t, comp)]);
     mov(qword[rsp + s_comp], rax);
+    if (d_.f32_lines) {
+        mov(rax, ptr[rdi + offsetof(jit_call_args_t, lines)]);
+        mov(qword[rsp + s_lines], rax);
+        mov(rax, ptr[rdi + offsetof(jit_call_args_t, lines_io)]);
+        mov(qword[rsp + s_lines_io], rax);
+    }
     // Baked loops 0 .. nl-1 around the code of `body` (the last innermost).
     auto baked_loops = [&](int nl, const std::function<void()> &body) {
         Label loops[jit_reorder_desc_t::max_loops];
@@ -3185,6 +3322,19 @@ int jit_f32_dst_prefetch(const jit_reorder_desc_t &d) {
     return fits32((16 * ahead + 15) * d.os[0] * 4 + 64) ? ahead : 0;
 }
 
+// ab -> ba 8191 x 8192 (dst rows 32764 B apart; calls of 32 B lanes).
+bool jit_f32_line_pairs(const jit_reorder_desc_t &d) {
+    static const bool on = getenv_int("RELAYOUT_JIT_F32_LINES", 1) != 0; // experiment knob
+    return on && d.isa == cpu_isa_t::avx512_core && d.nt && d.bit_copy
+           && d.strategy == kernel_strategy_t::transpose && d.in_n == 1
+           && data_type_size(d.sdt) == 4 && data_type_size(d.ddt) == 4 && d.os[0] * 4 % 64 != 0
+           && d.n[0] >= 16 && d.n[1] >= 32 && d.n[1] % 32 == 0 && d.nloops == 0 && !d.comp_lanes
+           && !d.b_outer && !d.byte_tile && !d.word_tile && !d.word_pair && !d.dst_stage_row
+           && !d.flat_a && !d.flat_b && !d.narrow_rows && !d.pair_a && !d.quad_a && !d.pf_ahead
+           && !d.ymm_b16 && fits32(32 * 4 * d.is[1] + d.pf_row) && fits32(16 * 4 * d.os[0] + 128)
+           && fits32(64 * d.n[0]);
+}
+
 namespace {
 
 // desc.word_tile: transposes (not interleaves) of 2-byte bit copies with at
@@ -3358,6 +3508,7 @@ void jit_reorder_desc_init(
     if (!d.nt || d.b_outer) d.ymm_b16 = false; // cached: the 8x8 tiles complete the lines too
     d.ymm_b16_pf = jit_ymm_b16_near_rows(d, kp);
     d.byte_pfw = jit_byte_dst_prefetch(d, p);
+    d.f32_lines = jit_f32_line_pairs(d);
 }
 
 status_t jit_reorder_desc_check(const jit_reorder_desc_t &d) {

@@ -51,6 +51,14 @@ struct jit_call_args_t {
     // comp[desc.comp_nl + lane / 4] instead. Zeroed by the caller; unused
     // otherwise.
     int32_t *comp;
+    // desc.f32_lines: the caller's scratch of 64 bytes per A position of
+    // the call (64-byte aligned), which carries the last 64-byte row of
+    // each dst row from one call to the next B block's call; bit 0: this
+    // call continues the previous one (the scratch holds its rows), bit 1:
+    // the next call continues this one (leave the rows' tails there).
+    // 0 is always correct (every call writes its partial lines).
+    void *lines;
+    int64_t lines_io;
 };
 
 using jit_kernel_fn_t = void (*)(const jit_call_args_t *);
@@ -154,6 +162,13 @@ struct jit_reorder_desc_t {
     // B tile's rows this many bytes ahead into L2 (0: none). See
     // jit_ymm_b16_near_rows.
     int64_t ymm_b16_pf;
+    // Large AVX-512 4-byte bit-copy transposes whose dst rows are not
+    // whole lines apart (ab -> ba 8191 x 8192): full pairs of 16x16 tiles
+    // side by side (32 B lanes), whose dst lines are assembled from
+    // consecutive 64-byte rows and streamed, the row before carried in the
+    // caller's scratch from call to call (jit_call_args_t::lines). See
+    // jit_f32_line_pairs.
+    bool f32_lines;
     // Interleaves to bytes with a short A (3x3 filters, oihw ->
     // OIhw4i16o4i: A = 9 hw, 4 folded i lanes of src stride 9, the baked
     // loop over i quads): each of the call's 16 B src rows is one
@@ -256,6 +271,11 @@ bool jit_tiles_stream_from_l3(const jit_reorder_desc_t &d, const plan_t &p);
 // line of each row every full 16x16 tile prefetches into L2 (0: none;
 // knob RELAYOUT_JIT_F32_PF).
 int jit_f32_dst_prefetch(const jit_reorder_desc_t &d);
+// desc.f32_lines: such transposes (streamed kernels: d.nt) whose calls
+// are whole pairs of B tiles (32 lanes, or a multiple), tiles A-outer (not
+// b_outer), no baked loop, no other tile variant. Knob
+// RELAYOUT_JIT_F32_LINES=0: off.
+bool jit_f32_line_pairs(const jit_reorder_desc_t &d);
 // Large AVX-512 4-byte bit-copy transposes whose dst rows (A positions)
 // are 1 KiB or more apart: when their B src rows are a page or more apart
 // too (ab -> ba, nchw -> nhwc from 256 channels), the planner gives them

@@ -1573,6 +1573,53 @@ TEST(jit_reorder, F32DstPrefetch) {
     }
 }
 
+// Large f32 transposes whose dst rows are not whole lines apart, with B
+// src rows far apart (calls of 32 B lanes): full pairs of tiles stream the
+// line between their two tiles and store the partial lines at its ends
+// cached (jit_f32_line_pairs). Dst rows 3001 elements apart give every
+// start offset m in a line (9a mod 16), 3002 the even ones (row 8 whole
+// lines: m = 0); odd extents give A and B edges (a last call of 25 B
+// lanes takes single tiles); a second batch whose dst starts 3 elements
+// off a line runs the cached version (calls not aligned). Bit-exact; the
+// desc takes the pairs only on AVX-512 bit copies of that kind (not dst
+// rows of whole lines, conversions, calls of 16 B lanes, AVX2 or problems
+// in the caches).
+TEST(jit_reorder, F32LinePairs) {
+    struct lines_case_t {
+        std::vector<dim_t> dims;
+        const char *stag, *dtag;
+        std::vector<dim_t> sstrides, dstrides;
+        bool rule;
+    };
+    const std::vector<lines_case_t> cases = {
+        { { 3001, 2200 }, "ab", "ba", {}, {}, true }, { { 2201, 3001 }, "ba", "ab", {}, {}, true },
+        { { 3002, 2199 }, "", "", { 2207, 1 }, { 1, 3002 }, true },
+        { { 2, 3001, 1100 }, "", "", { 3001 * 1100, 1100, 1 }, { 3001 * 1100 + 3, 1, 3001 },
+                true }, // batch 1 misaligned: cached pairs
+        { { 2, 259, 131, 133 }, "nchw", "nhwc", {}, {}, true },
+        { { 3008, 2200 }, "ab", "ba", {}, {}, false },           // dst rows whole lines apart
+        { { 4, 250, 123, 131 }, "nchw", "nhwc", {}, {}, false }, // 16 B lanes per call
+        { { 301, 220 }, "ab", "ba", {}, {}, false },             // in the caches
+    };
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (const auto &fc : cases)
+            for (int t = 0; t < 2; ++t) {
+                // Also f32 -> s32 (a conversion: not the rule) once.
+                if (t == 1 && &fc != &cases[0]) continue;
+                jit_case_t c = jit_case_t::of(fc.dims, relayout_f32,
+                        t == 1 ? relayout_s32 : relayout_f32, fc.stag, fc.dtag);
+                c.sstrides = fc.sstrides;
+                c.dstrides = fc.dstrides;
+                const bool z = isa == cpu_isa_t::avx512_core && fc.rule && t == 0;
+                if (isa == cpu_isa_t::avx512_core) {
+                    EXPECT_TRUE(run_jit_case(c, isa));
+                }
+                EXPECT_EQ(desc_of(c, isa).f32_lines, z) << c.str();
+            }
+    }
+}
+
 // Interleaves whose call covers a row of 64 lanes (4i16o4i: 16 o x 4 i) on
 // AVX-512 run the four 16-lane tiles of the row unrolled ("row tiles");
 // s8 / u8 dsts of scales constant along A convert each src row first and
