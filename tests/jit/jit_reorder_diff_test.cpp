@@ -883,8 +883,20 @@ TEST(jit_reorder, FlatShortBTiles) {
     EXPECT_EQ(desc_of(c, isa).flat_b, 144) << c.str();
     EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
     c.dstrides.clear();
+    // B of more than a tile (5x5, 3x3x3): the flattened tiles prefetch the
+    // next block too (a call's 16 x 16 x 25 or 27 f32), edge calls (padded
+    // O) included.
     c.dims = { 408, 640, 5, 5 };
     EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
+    EXPECT_EQ(pf(c, isa), 16 * 16 * 25 * 4) << c.str();
+    c.dims = { 456, 528, 3, 3, 3 };
+    c.stag = "ABcde16b16a";
+    c.dtag = "abcde";
+    EXPECT_EQ(desc_of(c, isa).flat_b, 432) << c.str();
+    EXPECT_EQ(pf(c, isa), 16 * 16 * 27 * 4) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    c.stag = "OIhw16i16o";
+    c.dtag = "oihw";
     // Not flattened: whole B tiles (4x4), more than 32 tiles (7x7), value
     // paths, other types, AVX2.
     for (const auto &dims : { std::vector<dim_t>{ 256, 256, 4, 4 }, { 64, 64, 7, 7 } }) {
