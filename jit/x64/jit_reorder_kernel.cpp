@@ -512,6 +512,8 @@ private:
     void gen_transpose();
     void gen_transpose_flat();
     void gen_transpose_flat_b();
+    void gen_transpose_flat_b_ymm();
+    void gen_transpose_flat_ymm();
     void gen_ymm_b16_tile(int64_t osA, int64_t ssA, int64_t dsA);
     void gen_ymm_b16_outer();
     void gen_flat_bytes();
@@ -2453,6 +2455,44 @@ void reorder_gen_t::gen_transpose_flat_b() {
     }
 }
 
+// The same flattened short-B tiles on AVX2 (d_.flat_b of an AVX2 kernel):
+// 8 A positions (half of each src line) x 16 flattened positions per
+// tile, two 8x8 transposes whose left one's rows wait on the stack (as
+// gen_ymm_b16_tile), so that each dst row gets one whole line, two
+// stores back to back (streamed when large). The two A halves of the
+// same 16 positions run one after the other (the second reads its lines
+// from L1).
+void reorder_gen_t::gen_transpose_flat_b_ymm() {
+    tb_ = W_;
+    const int64_t nB = d_.n[1], isB = d_.is[1] * ssz_, osA = d_.os[0] * dsz_;
+    const int64_t isL = d_.loop_is[d_.nloops - 1] * ssz_; // the folded (innermost) loop
+    for (int64_t j = 0; j < d_.flat_b / 16; ++j) {
+        for (int o = 0; o < 2; ++o) {
+            for (int h = 0; h < 2; ++h) {
+                for (int b = 0; b < 8; ++b) {
+                    const int64_t k = 16 * j + 8 * h + b;
+                    if (d_.pf_ahead && o == 0) prefetcht2(ptr[r8 + d_.pf_ahead + k * 64]);
+                    vmovups(Ymm(b), ptr[r8 + (k % nB) * isB + (k / nB) * isL + 32 * o]);
+                }
+                transpose_tile();
+                if (h == 0)
+                    for (int a = 0; a < 8; ++a)
+                        vmovups(ptr[rsp + buf_stage + 32 * a], Ymm(a));
+            }
+            stores_streamed_or_cached(d_.nt && osA % 64 == 0, [&](bool stream, const Label &) {
+                const Ymm t(tb_);
+                for (int a = 0; a < 8; ++a) {
+                    const int64_t row = (8 * o + a) * osA + j * 64;
+                    vmovups(t, ptr[rsp + buf_stage + 32 * a]);
+                    stream ? vmovntps(ptr[r9 + row], t) : vmovups(ptr[r9 + row], t);
+                    stream ? vmovntps(ptr[r9 + row + 32], Ymm(a))
+                           : vmovups(ptr[r9 + row + 32], Ymm(a));
+                }
+            });
+        }
+    }
+}
+
 // Stage bytes per B row of gen_flat_bytes: whole lines, with room for
 // the last byte tile's reads past the row (columns past A, not stored).
 int64_t flat_stage_row(int64_t flat) {
@@ -2583,10 +2623,10 @@ void reorder_gen_t::gen_scalar() {
 }
 
 void reorder_gen_t::generate() {
-    int frame = stage_ || rows_ || wstage_ ? stack_bytes_stage
-                : d_.dst_stage_row         ? buf_stage + dst_stage_bytes
-                : d_.ymm_b16               ? buf_stage + 8 * 32
-                                           : stack_bytes;
+    int frame = stage_ || rows_ || wstage_                        ? stack_bytes_stage
+                : d_.dst_stage_row                                ? buf_stage + dst_stage_bytes
+                : d_.ymm_b16 || ((d_.flat_a || d_.flat_b) && !z_) ? buf_stage + 8 * 32
+                                                                  : stack_bytes;
     if (d_.flat_bytes)
         frame = std::max(frame, buf_stage + (int)(16 * flat_stage_row(d_.flat_bytes)));
     preamble(frame);
@@ -2649,8 +2689,10 @@ void reorder_gen_t::generate() {
     whole_calls(d_.pair_a, d_.nloops, [&] { gen_pair_a(); });
     whole_calls(d_.quad_a, d_.nloops, [&] { gen_quad_a(); });
     // The flattened tiles replace the innermost baked loop.
-    whole_calls(d_.flat_a != 0, d_.nloops - 1, [&] { gen_transpose_flat(); });
-    whole_calls(d_.flat_b != 0, d_.nloops - 1, [&] { gen_transpose_flat_b(); });
+    whole_calls(d_.flat_a != 0, d_.nloops - 1,
+            [&] { z_ ? gen_transpose_flat() : gen_transpose_flat_ymm(); });
+    whole_calls(d_.flat_b != 0, d_.nloops - 1,
+            [&] { z_ ? gen_transpose_flat_b() : gen_transpose_flat_b_ymm(); });
     whole_calls(d_.flat_bytes != 0, d_.nloops - 1, [&] { gen_flat_bytes(); });
     baked_loops(d_.nloops, [&] {
         switch (d_.strategy) {
@@ -2927,13 +2969,49 @@ dim_t jit_dst_stage_row(const jit_reorder_desc_t &d, const plan_t &p, const kern
     return row;
 }
 
+// The same flattened short-A tiles on AVX2 (d_.flat_a of an AVX2
+// kernel): 8 flattened positions x 16 B rows per step, two 8x8 transposes
+// (B rows 0-7, then 8-15) whose first one's rows wait on the stack, so
+// that each dst row (one position's 16 lanes) is one whole line, two
+// stores back to back (streamed when large).
+void reorder_gen_t::gen_transpose_flat_ymm() {
+    tb_ = W_;
+    const int64_t nA = d_.n[0], isB = d_.is[1] * ssz_;
+    const int64_t osL = d_.loop_os[d_.nloops - 1]; // the folded (innermost) loop
+    const bool nt = d_.nt && d_.os[0] * dsz_ % 64 == 0 && osL * dsz_ % 64 == 0;
+    for (int64_t j = 0; j < d_.flat_a / 8; ++j) {
+        for (int h = 0; h < 2; ++h) {
+            for (int b = 0; b < 8; ++b) {
+                const int64_t row = (8 * h + b) * isB + j * 32;
+                if (d_.flat_pf && j % 2 == 0) prefetcht1(ptr[r8 + row + d_.flat_pf]);
+                vmovups(Ymm(b), ptr[r8 + row]);
+            }
+            transpose_tile();
+            if (h == 0)
+                for (int a = 0; a < 8; ++a)
+                    vmovups(ptr[rsp + buf_stage + 32 * a], Ymm(a));
+        }
+        stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
+            const Ymm t(tb_);
+            for (int a = 0; a < 8; ++a) {
+                const int64_t k = 8 * j + a;
+                const int64_t dst = ((k % nA) * d_.os[0] + (k / nA) * osL) * dsz_;
+                vmovups(t, ptr[rsp + buf_stage + 32 * a]);
+                stream ? vmovntps(ptr[r9 + dst], t) : vmovups(ptr[r9 + dst], t);
+                stream ? vmovntps(ptr[r9 + dst + 32], Ymm(a)) : vmovups(ptr[r9 + dst + 32], Ymm(a));
+            }
+        });
+    }
+}
+
 // 3x3 filters, oihw -> OIhw16i16o: A = 9 hw positions (src stride 1, dst
 // rows 1 KiB apart), the baked i loop 16 x (src 9, dst 16), B = 16 o rows
 // 72 KiB apart. The A tiles of 9 rows cost as much as full ones (16 per
 // call); flattened, the call is 9 full tiles. (Whole A tiles, 4x4: only
 // when large, see jit_reorder_desc_init.)
 dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d) {
-    if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose) return 0;
+    if (d.isa != cpu_isa_t::avx512_core && d.isa != cpu_isa_t::avx2) return 0;
+    if (d.strategy != kernel_strategy_t::transpose) return 0;
     if (!d.bit_copy || d.byte_tile || d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return 0;
     if (data_type_size(d.sdt) != 4 || data_type_size(d.ddt) != 4) return 0;
     if (d.b_outer || d.pf_ahead || d.dst_stage_row) return 0;
@@ -2958,7 +3036,8 @@ dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d) {
 // and need the dst stage to write whole lines; flattened, the call is 9
 // full tiles whose dst rows are whole lines.
 dim_t jit_flat_b_tiles(const jit_reorder_desc_t &d) {
-    if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose) return 0;
+    if (d.isa != cpu_isa_t::avx512_core && d.isa != cpu_isa_t::avx2) return 0;
+    if (d.strategy != kernel_strategy_t::transpose) return 0;
     if (!d.bit_copy || d.byte_tile || d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return 0;
     if (data_type_size(d.sdt) != 4 || data_type_size(d.ddt) != 4) return 0;
     if (d.b_outer || d.nloops < 1 || d.n[0] != 16 || d.n[1] % 16 == 0 || d.is[0] != 1
@@ -3272,6 +3351,7 @@ void jit_reorder_desc_init(
     // Half lines far apart are 2x slower than cached stores on Zen 4;
     // adjacent halves are 1.6x faster (nchw -> nChw8c, 134 MB).
     d.ymm_b16 = jit_ymm_b16_tiles(d, isa);
+    const bool nt_lines = d.nt; // (AVX2 flattened short-B tiles: whole lines, see below)
     if (d.isa != cpu_isa_t::avx512_core && !ymm_lines_streamable(d) && !d.ymm_b16) d.nt = false;
     d.word_tile = word_tile_desc(d, p);
     d.word_pair = word_pair_desc(d, p);
@@ -3295,6 +3375,7 @@ void jit_reorder_desc_init(
     static const bool flat_b_on = getenv_int("RELAYOUT_JIT_FLAT_B", 1) != 0; // experiment knob
     d.flat_b = flat_b_on ? jit_flat_b_tiles(d) : 0;
     if (d.flat_b) d.dst_stage_row = 0; // the flat tiles write whole lines; edge calls cached
+    if (d.flat_b && d.isa == cpu_isa_t::avx2) d.nt = nt_lines; // lines of two ymm, back to back
     d.pf_ahead = jit_flat_b_prefetch_ahead(d, p, kp);
     d.narrow_rows = jit_narrow_rows(d);
     static const bool pair_on = getenv_int("RELAYOUT_JIT_PAIR_A", 1) != 0; // experiment knob
@@ -3320,6 +3401,9 @@ void jit_reorder_desc_init(
     // a copy). Large, 1024x1024x4x4, % of a copy: single-thread 79-83 ->
     // 85-88, 2 threads (benchdnn_lite) 85-92 -> 100-104.
     if (d.n[0] % 16 == 0 && !d.flat_pf) d.flat_a = 0;
+    // AVX2 keeps its 8x16 tiles there (1024x1024x4x4, single-thread: 74
+    // -> 55% of a copy flattened).
+    if (d.n[0] % 16 == 0 && d.isa == cpu_isa_t::avx2) d.flat_a = d.flat_pf = 0;
     // The driver checks that a call's dst is line-aligned (the streamed
     // stores fault otherwise); the baked loops (or the stage's rows) must
     // keep it so (OIhw16i16o -> oihw 5x5: rows of 25 f32 apart).
@@ -3329,7 +3413,9 @@ void jit_reorder_desc_init(
     if (!d.dst_stage_row)
         for (int l = 0; l < d.nloops - (d.flat_b ? 1 : 0); ++l)
             if (d.loop_os[l] * dsz % 64 != 0) d.nt = false;
-    if (!d.nt || d.b_outer) d.ymm_b16 = false; // cached: the 8x8 tiles complete the lines too
+    // (Cached: the 8x8 tiles complete the lines too. AVX2 flattened tiles:
+    // the edge calls' tiles step by the folded loop, not whole lines.)
+    if (!d.nt || d.b_outer || d.flat_b) d.ymm_b16 = false;
     d.ymm_b16_pf = jit_ymm_b16_near_rows(d, kp);
     d.byte_pfw = jit_byte_dst_prefetch(d, p);
 }
