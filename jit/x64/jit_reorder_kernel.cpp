@@ -512,8 +512,8 @@ private:
     void gen_transpose();
     void gen_transpose_flat();
     void gen_transpose_flat_b();
-    void gen_transpose_flat_b_ymm();
-    void gen_transpose_flat_ymm();
+    void ymm_tile_pair(const std::function<Address(int, int)> &src);
+    void ymm_pair_lines(bool nt, const std::function<int64_t(int)> &dst);
     void gen_ymm_b16_tile(int64_t osA, int64_t ssA, int64_t dsA);
     void gen_ymm_b16_outer();
     void gen_flat_bytes();
@@ -2404,12 +2404,25 @@ void reorder_gen_t::gen_ymm_b16_outer() {
 // loop), read as flat_a / 16 full vectors; flattened position k is A
 // position k % n[0] of loop iteration k / n[0], so its dst row is at a
 // constant offset. Whole tiles, unmasked loads of whole lines, and every
-// dst row one zmm store.
+// dst row one zmm store. AVX2: 8 positions x 16 B rows per step (an 8x16
+// tile pair: B rows 0-7, then 8-15), each dst row still one whole line.
 void reorder_gen_t::gen_transpose_flat() {
     tb_ = W_;
     const int64_t nA = d_.n[0], isB = d_.is[1] * ssz_;
     const int64_t osL = d_.loop_os[d_.nloops - 1]; // the folded (innermost) loop
     const bool nt = d_.nt && d_.os[0] * dsz_ % 64 == 0 && osL * dsz_ % 64 == 0;
+    auto dst_of = [&](int64_t k) { return ((k % nA) * d_.os[0] + (k / nA) * osL) * dsz_; };
+    if (!z_) {
+        for (int64_t j = 0; j < d_.flat_a / 8; ++j) {
+            ymm_tile_pair([&](int h, int b) {
+                const int64_t row = (8 * h + b) * isB + j * 32;
+                if (d_.flat_pf && j % 2 == 0) prefetcht1(ptr[r8 + row + d_.flat_pf]);
+                return ptr[r8 + row];
+            });
+            ymm_pair_lines(nt, [&](int a) { return dst_of(8 * j + a); });
+        }
+        return;
+    }
     for (int64_t j = 0; j < d_.flat_a / 16; ++j) {
         for (int b = 0; b < 16; ++b) {
             if (d_.flat_pf) prefetcht1(ptr[r8 + b * isB + j * 64 + d_.flat_pf]);
@@ -2418,8 +2431,7 @@ void reorder_gen_t::gen_transpose_flat() {
         transpose_tile();
         stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
             for (int a = 0; a < 16; ++a) {
-                const int64_t k = 16 * j + a;
-                const Address dst = ptr[r9 + ((k % nA) * d_.os[0] + (k / nA) * osL) * dsz_];
+                const Address dst = ptr[r9 + dst_of(16 * j + a)];
                 stream ? vmovntps(dst, Zmm(a)) : vmovups(dst, Zmm(a));
             }
         });
@@ -2433,17 +2445,32 @@ void reorder_gen_t::gen_transpose_flat() {
 // constant offset. Whole tiles, unmasked loads of whole lines, and every
 // dst row one zmm store of a whole line. The call's src is one dense
 // block: with pf_ahead each tile prefetches its share of the next one in
-// address order (16 lines per tile).
+// address order (16 lines per tile). AVX2: each 16 positions as two 8x16
+// tile pairs (the A halves: 32 bytes of each src line, the second from
+// L1), each dst row still one whole line.
 void reorder_gen_t::gen_transpose_flat_b() {
     tb_ = W_;
     const int64_t nB = d_.n[1], isB = d_.is[1] * ssz_;
     const int64_t isL = d_.loop_is[d_.nloops - 1] * ssz_; // the folded (innermost) loop
     const bool nt = d_.nt && d_.os[0] * dsz_ % 64 == 0;
+    auto src_of = [&](int64_t k) { return (k % nB) * isB + (k / nB) * isL; };
+    if (!z_) {
+        for (int64_t j = 0; j < d_.flat_b / 16; ++j)
+            for (int o = 0; o < 2; ++o) {
+                ymm_tile_pair([&](int h, int b) {
+                    const int64_t k = 16 * j + 8 * h + b;
+                    if (d_.pf_ahead && o == 0) prefetcht2(ptr[r8 + d_.pf_ahead + k * 64]);
+                    return ptr[r8 + src_of(k) + 32 * o];
+                });
+                ymm_pair_lines(nt, [&](int a) { return (8 * o + a) * d_.os[0] * dsz_ + j * 64; });
+            }
+        return;
+    }
     for (int64_t j = 0; j < d_.flat_b / 16; ++j) {
         for (int b = 0; b < 16; ++b) {
             const int64_t k = 16 * j + b;
             if (d_.pf_ahead) prefetcht2(ptr[r8 + d_.pf_ahead + k * 64]);
-            vmovups(Zmm(b), ptr[r8 + (k % nB) * isB + (k / nB) * isL]);
+            vmovups(Zmm(b), ptr[r8 + src_of(k)]);
         }
         transpose_tile();
         stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
@@ -2455,42 +2482,33 @@ void reorder_gen_t::gen_transpose_flat_b() {
     }
 }
 
-// The same flattened short-B tiles on AVX2 (d_.flat_b of an AVX2 kernel):
-// 8 A positions (half of each src line) x 16 flattened positions per
-// tile, two 8x8 transposes whose left one's rows wait on the stack (as
-// gen_ymm_b16_tile), so that each dst row gets one whole line, two
-// stores back to back (streamed when large). The two A halves of the
-// same 16 positions run one after the other (the second reads its lines
-// from L1).
-void reorder_gen_t::gen_transpose_flat_b_ymm() {
-    tb_ = W_;
-    const int64_t nB = d_.n[1], isB = d_.is[1] * ssz_, osA = d_.os[0] * dsz_;
-    const int64_t isL = d_.loop_is[d_.nloops - 1] * ssz_; // the folded (innermost) loop
-    for (int64_t j = 0; j < d_.flat_b / 16; ++j) {
-        for (int o = 0; o < 2; ++o) {
-            for (int h = 0; h < 2; ++h) {
-                for (int b = 0; b < 8; ++b) {
-                    const int64_t k = 16 * j + 8 * h + b;
-                    if (d_.pf_ahead && o == 0) prefetcht2(ptr[r8 + d_.pf_ahead + k * 64]);
-                    vmovups(Ymm(b), ptr[r8 + (k % nB) * isB + (k / nB) * isL + 32 * o]);
-                }
-                transpose_tile();
-                if (h == 0)
-                    for (int a = 0; a < 8; ++a)
-                        vmovups(ptr[rsp + buf_stage + 32 * a], Ymm(a));
-            }
-            stores_streamed_or_cached(d_.nt && osA % 64 == 0, [&](bool stream, const Label &) {
-                const Ymm t(tb_);
-                for (int a = 0; a < 8; ++a) {
-                    const int64_t row = (8 * o + a) * osA + j * 64;
-                    vmovups(t, ptr[rsp + buf_stage + 32 * a]);
-                    stream ? vmovntps(ptr[r9 + row], t) : vmovups(ptr[r9 + row], t);
-                    stream ? vmovntps(ptr[r9 + row + 32], Ymm(a))
-                           : vmovups(ptr[r9 + row + 32], Ymm(a));
-                }
-            });
-        }
+// AVX2 tiles of 8 A rows x 16 B lanes for the flattened tiles: two 8x8
+// transposes, row b of transpose h from `src(h, b)` (which may emit a
+// prefetch first); the first one's rows wait on the stack, the second's
+// stay in ymm 0-7 (as gen_ymm_b16_tile).
+void reorder_gen_t::ymm_tile_pair(const std::function<Address(int, int)> &src) {
+    for (int h = 0; h < 2; ++h) {
+        for (int b = 0; b < 8; ++b)
+            vmovups(Ymm(b), src(h, b));
+        transpose_tile();
+        if (h == 0)
+            for (int a = 0; a < 8; ++a)
+                vmovups(ptr[rsp + buf_stage + 32 * a], Ymm(a));
     }
+}
+
+// ... and its 8 dst rows, row a one whole line at r9 + dst(a): two stores
+// back to back (streamed: a write-combining buffer fills at once).
+void reorder_gen_t::ymm_pair_lines(bool nt, const std::function<int64_t(int)> &dst) {
+    stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
+        const Ymm t(tb_);
+        for (int a = 0; a < 8; ++a) {
+            const Address lo = ptr[r9 + dst(a)], hi = ptr[r9 + dst(a) + 32];
+            vmovups(t, ptr[rsp + buf_stage + 32 * a]);
+            stream ? vmovntps(lo, t) : vmovups(lo, t);
+            stream ? vmovntps(hi, Ymm(a)) : vmovups(hi, Ymm(a));
+        }
+    });
 }
 
 // Stage bytes per B row of gen_flat_bytes: whole lines, with room for
@@ -2689,10 +2707,8 @@ void reorder_gen_t::generate() {
     whole_calls(d_.pair_a, d_.nloops, [&] { gen_pair_a(); });
     whole_calls(d_.quad_a, d_.nloops, [&] { gen_quad_a(); });
     // The flattened tiles replace the innermost baked loop.
-    whole_calls(d_.flat_a != 0, d_.nloops - 1,
-            [&] { z_ ? gen_transpose_flat() : gen_transpose_flat_ymm(); });
-    whole_calls(d_.flat_b != 0, d_.nloops - 1,
-            [&] { z_ ? gen_transpose_flat_b() : gen_transpose_flat_b_ymm(); });
+    whole_calls(d_.flat_a != 0, d_.nloops - 1, [&] { gen_transpose_flat(); });
+    whole_calls(d_.flat_b != 0, d_.nloops - 1, [&] { gen_transpose_flat_b(); });
     whole_calls(d_.flat_bytes != 0, d_.nloops - 1, [&] { gen_flat_bytes(); });
     baked_loops(d_.nloops, [&] {
         switch (d_.strategy) {
@@ -2967,41 +2983,6 @@ dim_t jit_dst_stage_row(const jit_reorder_desc_t &d, const plan_t &p, const kern
     if (d.os[0] < row || row * d.n[0] * dsz > dst_stage_bytes) return 0;
     if (row * dsz % 64 != 0 || d.os[0] * dsz % 64 != 0) return 0;
     return row;
-}
-
-// The same flattened short-A tiles on AVX2 (d_.flat_a of an AVX2
-// kernel): 8 flattened positions x 16 B rows per step, two 8x8 transposes
-// (B rows 0-7, then 8-15) whose first one's rows wait on the stack, so
-// that each dst row (one position's 16 lanes) is one whole line, two
-// stores back to back (streamed when large).
-void reorder_gen_t::gen_transpose_flat_ymm() {
-    tb_ = W_;
-    const int64_t nA = d_.n[0], isB = d_.is[1] * ssz_;
-    const int64_t osL = d_.loop_os[d_.nloops - 1]; // the folded (innermost) loop
-    const bool nt = d_.nt && d_.os[0] * dsz_ % 64 == 0 && osL * dsz_ % 64 == 0;
-    for (int64_t j = 0; j < d_.flat_a / 8; ++j) {
-        for (int h = 0; h < 2; ++h) {
-            for (int b = 0; b < 8; ++b) {
-                const int64_t row = (8 * h + b) * isB + j * 32;
-                if (d_.flat_pf && j % 2 == 0) prefetcht1(ptr[r8 + row + d_.flat_pf]);
-                vmovups(Ymm(b), ptr[r8 + row]);
-            }
-            transpose_tile();
-            if (h == 0)
-                for (int a = 0; a < 8; ++a)
-                    vmovups(ptr[rsp + buf_stage + 32 * a], Ymm(a));
-        }
-        stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
-            const Ymm t(tb_);
-            for (int a = 0; a < 8; ++a) {
-                const int64_t k = 8 * j + a;
-                const int64_t dst = ((k % nA) * d_.os[0] + (k / nA) * osL) * dsz_;
-                vmovups(t, ptr[rsp + buf_stage + 32 * a]);
-                stream ? vmovntps(ptr[r9 + dst], t) : vmovups(ptr[r9 + dst], t);
-                stream ? vmovntps(ptr[r9 + dst + 32], Ymm(a)) : vmovups(ptr[r9 + dst + 32], Ymm(a));
-            }
-        });
-    }
 }
 
 // 3x3 filters, oihw -> OIhw16i16o: A = 9 hw positions (src stride 1, dst

@@ -836,6 +836,24 @@ struct flat_case_t {
     dim_t flat;
 };
 
+// Runs each of `cases` at `isa`, checking the flattened positions its
+// desc gets (`field`: flat_a or flat_b; flattened calls never stage).
+template <size_t N>
+void run_flat_cases(
+        const flat_case_t (&cases)[N], cpu_isa_t isa, dim_t x64::jit_reorder_desc_t::*field) {
+    jit_case_t c;
+    for (const auto &fc : cases) {
+        c.dims = fc.dims;
+        c.stag = fc.stag;
+        c.dtag = fc.dtag;
+        EXPECT_EQ(desc_of(c, isa).*field, fc.flat) << c.str();
+        if (fc.flat) {
+            EXPECT_EQ(desc_of(c, isa).dst_stage_row, 0) << c.str();
+        }
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
+}
+
 // 16i16o blocked weights to plain whose B is not whole tiles (3x3, 5x5,
 // 3x3x3 filters): the call's B positions under the baked i loop run
 // flattened as whole 16 x 16 tiles (AVX2: 8x16 pairs of 8x8 tiles), each
@@ -862,17 +880,8 @@ TEST(jit_reorder, FlatShortBTiles) {
         { { 4, 64, 64, 3, 3 }, "aBCde16c16b", "abcde", 144 } }; // outer baked loop
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
+        run_flat_cases(flat_cases, isa, &x64::jit_reorder_desc_t::flat_b);
         jit_case_t c;
-        for (const auto &fc : flat_cases) {
-            c.dims = fc.dims;
-            c.stag = fc.stag;
-            c.dtag = fc.dtag;
-            EXPECT_EQ(desc_of(c, isa).flat_b, fc.flat) << c.str();
-            if (fc.flat) {
-                EXPECT_EQ(desc_of(c, isa).dst_stage_row, 0) << c.str();
-            }
-            EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
-        }
         c.stag = "OIhw16i16o";
         c.dtag = "oihw";
         // Large: streamed, the src block prefetched ahead.
@@ -942,14 +951,8 @@ TEST(jit_reorder, FlatShortATiles) {
         { { 4, 64, 64, 3, 3 }, "abcde", "aBCde16c16b", 144 } };
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
+        run_flat_cases(flat_cases, isa, &x64::jit_reorder_desc_t::flat_a);
         jit_case_t c;
-        for (const auto &fc : flat_cases) {
-            c.dims = fc.dims;
-            c.stag = fc.stag;
-            c.dtag = fc.dtag;
-            EXPECT_EQ(desc_of(c, isa).flat_a, fc.flat) << c.str();
-            EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
-        }
         c.stag = "oihw";
         c.dtag = "OIhw16i16o";
         // Whole A tiles: large only, and not on AVX2 (its 8x16 tiles).
