@@ -2641,10 +2641,12 @@ void reorder_gen_t::gen_scalar() {
 }
 
 void reorder_gen_t::generate() {
-    int frame = stage_ || rows_ || wstage_                        ? stack_bytes_stage
-                : d_.dst_stage_row                                ? buf_stage + dst_stage_bytes
-                : d_.ymm_b16 || ((d_.flat_a || d_.flat_b) && !z_) ? buf_stage + 8 * 32
-                                                                  : stack_bytes;
+    int frame = stage_ || rows_ || wstage_ ? stack_bytes_stage
+                : d_.dst_stage_row         ? buf_stage + dst_stage_bytes
+                : d_.ymm_b16               ? buf_stage + 8 * 32
+                                           : stack_bytes;
+    if ((d_.flat_a || d_.flat_b) && !z_) // the AVX2 flattened tiles' 8x16 pairs
+        frame = std::max(frame, buf_stage + 8 * 32);
     if (d_.flat_bytes)
         frame = std::max(frame, buf_stage + (int)(16 * flat_stage_row(d_.flat_bytes)));
     preamble(frame);
