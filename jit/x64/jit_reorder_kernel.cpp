@@ -514,6 +514,8 @@ private:
     void gen_transpose();
     void gen_transpose_flat();
     void gen_transpose_flat_b();
+    void ymm_tile_pair(const std::function<Address(int, int)> &src);
+    void ymm_pair_lines(bool nt, const std::function<int64_t(int)> &dst);
     void gen_ymm_b16_tile(int64_t osA, int64_t ssA, int64_t dsA);
     void gen_ymm_b16_outer();
     void gen_f32_line_pair(int64_t osA, const std::function<int64_t(int)> &row_disp);
@@ -2532,12 +2534,25 @@ void reorder_gen_t::gen_ymm_b16_outer() {
 // loop), read as flat_a / 16 full vectors; flattened position k is A
 // position k % n[0] of loop iteration k / n[0], so its dst row is at a
 // constant offset. Whole tiles, unmasked loads of whole lines, and every
-// dst row one zmm store.
+// dst row one zmm store. AVX2: 8 positions x 16 B rows per step (an 8x16
+// tile pair: B rows 0-7, then 8-15), each dst row still one whole line.
 void reorder_gen_t::gen_transpose_flat() {
     tb_ = W_;
     const int64_t nA = d_.n[0], isB = d_.is[1] * ssz_;
     const int64_t osL = d_.loop_os[d_.nloops - 1]; // the folded (innermost) loop
     const bool nt = d_.nt && d_.os[0] * dsz_ % 64 == 0 && osL * dsz_ % 64 == 0;
+    auto dst_of = [&](int64_t k) { return ((k % nA) * d_.os[0] + (k / nA) * osL) * dsz_; };
+    if (!z_) {
+        for (int64_t j = 0; j < d_.flat_a / 8; ++j) {
+            ymm_tile_pair([&](int h, int b) {
+                const int64_t row = (8 * h + b) * isB + j * 32;
+                if (d_.flat_pf && j % 2 == 0) prefetcht1(ptr[r8 + row + d_.flat_pf]);
+                return ptr[r8 + row];
+            });
+            ymm_pair_lines(nt, [&](int a) { return dst_of(8 * j + a); });
+        }
+        return;
+    }
     for (int64_t j = 0; j < d_.flat_a / 16; ++j) {
         for (int b = 0; b < 16; ++b) {
             if (d_.flat_pf) prefetcht1(ptr[r8 + b * isB + j * 64 + d_.flat_pf]);
@@ -2546,8 +2561,7 @@ void reorder_gen_t::gen_transpose_flat() {
         transpose_tile();
         stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
             for (int a = 0; a < 16; ++a) {
-                const int64_t k = 16 * j + a;
-                const Address dst = ptr[r9 + ((k % nA) * d_.os[0] + (k / nA) * osL) * dsz_];
+                const Address dst = ptr[r9 + dst_of(16 * j + a)];
                 stream ? vmovntps(dst, Zmm(a)) : vmovups(dst, Zmm(a));
             }
         });
@@ -2561,17 +2575,32 @@ void reorder_gen_t::gen_transpose_flat() {
 // constant offset. Whole tiles, unmasked loads of whole lines, and every
 // dst row one zmm store of a whole line. The call's src is one dense
 // block: with pf_ahead each tile prefetches its share of the next one in
-// address order (16 lines per tile).
+// address order (16 lines per tile). AVX2: each 16 positions as two 8x16
+// tile pairs (the A halves: 32 bytes of each src line, the second from
+// L1), each dst row still one whole line.
 void reorder_gen_t::gen_transpose_flat_b() {
     tb_ = W_;
     const int64_t nB = d_.n[1], isB = d_.is[1] * ssz_;
     const int64_t isL = d_.loop_is[d_.nloops - 1] * ssz_; // the folded (innermost) loop
     const bool nt = d_.nt && d_.os[0] * dsz_ % 64 == 0;
+    auto src_of = [&](int64_t k) { return (k % nB) * isB + (k / nB) * isL; };
+    if (!z_) {
+        for (int64_t j = 0; j < d_.flat_b / 16; ++j)
+            for (int o = 0; o < 2; ++o) {
+                ymm_tile_pair([&](int h, int b) {
+                    const int64_t k = 16 * j + 8 * h + b;
+                    if (d_.pf_ahead && o == 0) prefetcht2(ptr[r8 + d_.pf_ahead + k * 64]);
+                    return ptr[r8 + src_of(k) + 32 * o];
+                });
+                ymm_pair_lines(nt, [&](int a) { return (8 * o + a) * d_.os[0] * dsz_ + j * 64; });
+            }
+        return;
+    }
     for (int64_t j = 0; j < d_.flat_b / 16; ++j) {
         for (int b = 0; b < 16; ++b) {
             const int64_t k = 16 * j + b;
             if (d_.pf_ahead) prefetcht2(ptr[r8 + d_.pf_ahead + k * 64]);
-            vmovups(Zmm(b), ptr[r8 + (k % nB) * isB + (k / nB) * isL]);
+            vmovups(Zmm(b), ptr[r8 + src_of(k)]);
         }
         transpose_tile();
         stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
@@ -2581,6 +2610,35 @@ void reorder_gen_t::gen_transpose_flat_b() {
             }
         });
     }
+}
+
+// AVX2 tiles of 8 A rows x 16 B lanes for the flattened tiles: two 8x8
+// transposes, row b of transpose h from `src(h, b)` (which may emit a
+// prefetch first); the first one's rows wait on the stack, the second's
+// stay in ymm 0-7 (as gen_ymm_b16_tile).
+void reorder_gen_t::ymm_tile_pair(const std::function<Address(int, int)> &src) {
+    for (int h = 0; h < 2; ++h) {
+        for (int b = 0; b < 8; ++b)
+            vmovups(Ymm(b), src(h, b));
+        transpose_tile();
+        if (h == 0)
+            for (int a = 0; a < 8; ++a)
+                vmovups(ptr[rsp + buf_stage + 32 * a], Ymm(a));
+    }
+}
+
+// ... and its 8 dst rows, row a one whole line at r9 + dst(a): two stores
+// back to back (streamed: a write-combining buffer fills at once).
+void reorder_gen_t::ymm_pair_lines(bool nt, const std::function<int64_t(int)> &dst) {
+    stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
+        const Ymm t(tb_);
+        for (int a = 0; a < 8; ++a) {
+            const Address lo = ptr[r9 + dst(a)], hi = ptr[r9 + dst(a) + 32];
+            vmovups(t, ptr[rsp + buf_stage + 32 * a]);
+            stream ? vmovntps(lo, t) : vmovups(lo, t);
+            stream ? vmovntps(hi, Ymm(a)) : vmovups(hi, Ymm(a));
+        }
+    });
 }
 
 // Stage bytes per B row of gen_flat_bytes: whole lines, with room for
@@ -2718,6 +2776,8 @@ void reorder_gen_t::generate() {
                 : d_.ymm_b16               ? buf_stage + 8 * 32
                 : d_.f32_lines             ? buf_stage + 16 * 64
                                            : stack_bytes;
+    if ((d_.flat_a || d_.flat_b) && !z_) // the AVX2 flattened tiles' 8x16 pairs
+        frame = std::max(frame, buf_stage + 8 * 32);
     if (d_.flat_bytes)
         frame = std::max(frame, buf_stage + (int)(16 * flat_stage_row(d_.flat_bytes)));
     preamble(frame);
@@ -2980,8 +3040,12 @@ dim_t dense_extent(std::vector<std::pair<dim_t, dim_t>> &lv) {
 
 } // namespace
 
-dim_t jit_src_prefetch_ahead(
-        const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
+namespace {
+
+// jit_src_prefetch_ahead; `flat`: the tiles are flattened (whole 16 x 16
+// tiles whatever A and B, see jit_flat_b_prefetch_ahead).
+dim_t src_block_prefetch(
+        const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp, bool flat) {
     if (d.strategy != kernel_strategy_t::transpose || d.byte_tile || d.in_n != 1) return 0;
     if (d.pf_b) return 0; // near rows: their own prefetch (near_rows_prefetch)
     if (size_t(p.nelems()) * (data_type_size(p.sdt) + data_type_size(p.ddt)) < nt_threshold_bytes)
@@ -2990,7 +3054,7 @@ dim_t jit_src_prefetch_ahead(
     const dim_t ssz = (dim_t)data_type_size(d.sdt);
     // Tiles of one size (the tiles walk the block in steps of whole
     // lines), B src rows apart (a row per tile line streams on its own).
-    auto one_size = [&](dim_t n) { return n % T == 0 || n < T; };
+    auto one_size = [&](dim_t n) { return flat || n % T == 0 || n < T; };
     const dim_t tile = std::min(d.n[0], T) * std::min(d.n[1], T) * ssz;
     if (!one_size(d.n[0]) || !one_size(d.n[1]) || tile % 64 != 0 || d.is[1] * ssz < 256) return 0;
     // The src of a call (micro nodes and baked loops) is one dense block...
@@ -3008,6 +3072,30 @@ dim_t jit_src_prefetch_ahead(
     const dim_t bytes = vol * ssz;
     if (bytes > 64 * 1024) return 0;
     return std::max<dim_t>(bytes, 16 * 1024);
+}
+
+} // namespace
+
+dim_t jit_src_prefetch_ahead(
+        const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
+    return src_block_prefetch(d, p, kp, false);
+}
+
+// Flattened short-B tiles are all whole 16 x 16 tiles of 16 src lines,
+// also where B is more than a tile (5x5: 25, 3x3x3: 27), whose usual tiles
+// (16 and 9 or 11 lanes) kept them from the prefetch of the next src block
+// (16 rows 1 KiB apart, 25 lines each per call, which the hardware
+// prefetchers do not fetch ahead). Prefetched one block ahead in address
+// order (16 lines per tile, prefetcht2 as the 3x3 ones): 1024x1024x5x5,
+// % of a streaming copy, single-thread 46 -> 67, 2 threads 40 -> 90;
+// 512x512x3x3x3 46-53 -> 77, 2 threads 47 -> 88 (two blocks ahead: 2
+// threads 59 on 5x5; prefetcht1 the same as t2, prefetcht0 less).
+dim_t jit_flat_b_prefetch_ahead(
+        const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
+    static const int knob = getenv_int("RELAYOUT_JIT_FLAT_B_PF", 1); // experiment knob
+    if (!d.flat_b || d.pf_ahead || knob <= 0) return d.pf_ahead;
+    const dim_t pf = knob * src_block_prefetch(d, p, kp, true);
+    return fits32(16 * d.flat_b * 4 + pf) ? pf : 0;
 }
 
 dim_t jit_dst_stage_row(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
@@ -3042,7 +3130,8 @@ dim_t jit_dst_stage_row(const jit_reorder_desc_t &d, const plan_t &p, const kern
 // call); flattened, the call is 9 full tiles. (Whole A tiles, 4x4: only
 // when large, see jit_reorder_desc_init.)
 dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d) {
-    if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose) return 0;
+    if (d.isa != cpu_isa_t::avx512_core && d.isa != cpu_isa_t::avx2) return 0;
+    if (d.strategy != kernel_strategy_t::transpose) return 0;
     if (!d.bit_copy || d.byte_tile || d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return 0;
     if (data_type_size(d.sdt) != 4 || data_type_size(d.ddt) != 4) return 0;
     if (d.b_outer || d.pf_ahead || d.dst_stage_row) return 0;
@@ -3067,7 +3156,8 @@ dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d) {
 // and need the dst stage to write whole lines; flattened, the call is 9
 // full tiles whose dst rows are whole lines.
 dim_t jit_flat_b_tiles(const jit_reorder_desc_t &d) {
-    if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose) return 0;
+    if (d.isa != cpu_isa_t::avx512_core && d.isa != cpu_isa_t::avx2) return 0;
+    if (d.strategy != kernel_strategy_t::transpose) return 0;
     if (!d.bit_copy || d.byte_tile || d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return 0;
     if (data_type_size(d.sdt) != 4 || data_type_size(d.ddt) != 4) return 0;
     if (d.b_outer || d.nloops < 1 || d.n[0] != 16 || d.n[1] % 16 == 0 || d.is[0] != 1
@@ -3448,6 +3538,7 @@ void jit_reorder_desc_init(
     // Half lines far apart are 2x slower than cached stores on Zen 4;
     // adjacent halves are 1.6x faster (nchw -> nChw8c, 134 MB).
     d.ymm_b16 = jit_ymm_b16_tiles(d, isa);
+    const bool nt_lines = d.nt; // (AVX2 flattened short-B tiles: whole lines, see below)
     if (d.isa != cpu_isa_t::avx512_core && !ymm_lines_streamable(d) && !d.ymm_b16) d.nt = false;
     d.word_tile = word_tile_desc(d, p);
     d.word_pair = word_pair_desc(d, p);
@@ -3472,6 +3563,8 @@ void jit_reorder_desc_init(
     static const bool flat_b_on = getenv_int("RELAYOUT_JIT_FLAT_B", 1) != 0; // experiment knob
     d.flat_b = flat_b_on ? jit_flat_b_tiles(d) : 0;
     if (d.flat_b) d.dst_stage_row = 0; // the flat tiles write whole lines; edge calls cached
+    if (d.flat_b && d.isa == cpu_isa_t::avx2) d.nt = nt_lines; // lines of two ymm, back to back
+    d.pf_ahead = jit_flat_b_prefetch_ahead(d, p, kp);
     d.narrow_rows = jit_narrow_rows(d);
     static const bool pair_on = getenv_int("RELAYOUT_JIT_PAIR_A", 1) != 0; // experiment knob
     d.pair_a = pair_on && jit_pair_a(d);
@@ -3496,6 +3589,9 @@ void jit_reorder_desc_init(
     // a copy). Large, 1024x1024x4x4, % of a copy: single-thread 79-83 ->
     // 85-88, 2 threads (benchdnn_lite) 85-92 -> 100-104.
     if (d.n[0] % 16 == 0 && !d.flat_pf) d.flat_a = 0;
+    // AVX2 keeps its 8x16 tiles there (1024x1024x4x4, single-thread: 74
+    // -> 55% of a copy flattened).
+    if (d.n[0] % 16 == 0 && d.isa == cpu_isa_t::avx2) d.flat_a = d.flat_pf = 0;
     // The driver checks that a call's dst is line-aligned (the streamed
     // stores fault otherwise); the baked loops (or the stage's rows) must
     // keep it so (OIhw16i16o -> oihw 5x5: rows of 25 f32 apart).
@@ -3505,7 +3601,9 @@ void jit_reorder_desc_init(
     if (!d.dst_stage_row)
         for (int l = 0; l < d.nloops - (d.flat_b ? 1 : 0); ++l)
             if (d.loop_os[l] * dsz % 64 != 0) d.nt = false;
-    if (!d.nt || d.b_outer) d.ymm_b16 = false; // cached: the 8x8 tiles complete the lines too
+    // (Cached: the 8x8 tiles complete the lines too. AVX2 flattened tiles:
+    // the edge calls' tiles step by the folded loop, not whole lines.)
+    if (!d.nt || d.b_outer || d.flat_b) d.ymm_b16 = false;
     d.ymm_b16_pf = jit_ymm_b16_near_rows(d, kp);
     d.byte_pfw = jit_byte_dst_prefetch(d, p);
     d.f32_lines = jit_f32_line_pairs(d);

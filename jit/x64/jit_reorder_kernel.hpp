@@ -191,6 +191,12 @@ void jit_reorder_desc_init(
 // call the next block (blocked src: OIhw16i16o -> oihw).
 dim_t jit_src_prefetch_ahead(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp);
 
+// desc.pf_ahead of flattened short-B tiles (desc.flat_b): the same
+// prefetch of the next dense src block for calls whose B is more than a
+// tile (5x5, 3x3x3: B = 25, 27), whose flattened tiles are all whole.
+dim_t jit_flat_b_prefetch_ahead(
+        const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp);
+
 // desc.dst_stage_row of a transpose (0: none): AVX-512, B shorter than a
 // tile, no padding, sum or compensation, and a dense dst per A position
 // (B and the baked loops) of which the call's rows fit the stage.

@@ -861,18 +861,33 @@ struct flat_case_t {
     dim_t flat;
 };
 
+// Runs each of `cases` at `isa`, checking the flattened positions its
+// desc gets (`field`: flat_a or flat_b; flattened calls never stage).
+template <size_t N>
+void run_flat_cases(
+        const flat_case_t (&cases)[N], cpu_isa_t isa, dim_t x64::jit_reorder_desc_t::*field) {
+    jit_case_t c;
+    for (const auto &fc : cases) {
+        c.dims = fc.dims;
+        c.stag = fc.stag;
+        c.dtag = fc.dtag;
+        EXPECT_EQ(desc_of(c, isa).*field, fc.flat) << c.str();
+        if (fc.flat) {
+            EXPECT_EQ(desc_of(c, isa).dst_stage_row, 0) << c.str();
+        }
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
+}
+
 // 16i16o blocked weights to plain whose B is not whole tiles (3x3, 5x5,
 // 3x3x3 filters): the call's B positions under the baked i loop run
-// flattened as whole 16 x 16 tiles, each dst row whole lines
-// (desc.flat_b). Bit-exact cached (small) and streamed (large, with the
-// prefetch of the next block), with an outer baked loop (groups), odd dst
-// strides (cached), and with edge calls (padded O) that take the usual
-// tiles, cached also in a streaming kernel; only for f32 bit copies on
-// AVX-512.
+// flattened as whole 16 x 16 tiles (AVX2: 8x16 pairs of 8x8 tiles), each
+// dst row whole lines (desc.flat_b). Bit-exact cached (small) and
+// streamed (large, with the prefetch of the next block), with an outer
+// baked loop (groups), odd dst strides (cached, also in a streaming
+// kernel), and with edge calls (padded O) that take the usual tiles,
+// cached also in a streaming kernel; only for f32 bit copies.
 TEST(jit_reorder, FlatShortBTiles) {
-    const cpu_isa_t isa = cpu_isa_t::avx512_core;
-    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "avx512_core not available";
-    jit_case_t c;
     const flat_case_t flat_cases[] = { { { 128, 128, 3, 3 }, "OIhw16i16o", "oihw", 144 },
         { { 1024, 768, 3, 3 }, "OIhw16i16o", "oihw", 144 },
         { { 1000, 768, 3, 3 }, "OIhw16i16o", "oihw", 144 }, // edge calls (padded O)
@@ -882,109 +897,119 @@ TEST(jit_reorder, FlatShortBTiles) {
         { { 416, 640, 5, 5 }, "OIhw16i16o", "oihw", 400 },
         { { 408, 640, 5, 5 }, "OIhw16i16o", "oihw", 400 },
         { { 128, 128, 3, 3, 3 }, "ABcde16b16a", "abcde", 432 },
+        // 2x2: an interleave (16 o x 4 hw lanes), not flattened
+        { { 256, 256, 2, 2 }, "OIhw16i16o", "oihw", 0 },
         // padded I: the i loop in the driver, not flattened
         { { 1040, 760, 3, 3 }, "OIhw16i16o", "oihw", 0 },
         { { 250, 248, 3, 3 }, "OIhw16i16o", "oihw", 0 },
         { { 4, 64, 64, 3, 3 }, "aBCde16c16b", "abcde", 144 } }; // outer baked loop
-    for (const auto &fc : flat_cases) {
-        c.dims = fc.dims;
-        c.stag = fc.stag;
-        c.dtag = fc.dtag;
-        EXPECT_EQ(desc_of(c, isa).flat_b, fc.flat) << c.str();
-        if (fc.flat) {
-            EXPECT_EQ(desc_of(c, isa).dst_stage_row, 0) << c.str();
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        run_flat_cases(flat_cases, isa, &x64::jit_reorder_desc_t::flat_b);
+        jit_case_t c;
+        c.stag = "OIhw16i16o";
+        c.dtag = "oihw";
+        // Large: streamed, the src block prefetched ahead.
+        c.dims = { 1024, 768, 3, 3 };
+        EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
+        EXPECT_EQ(pf(c, isa), 16 * 1024) << c.str();
+        // Odd dst strides: o rows of 128 x 9 + 5 elements (cached; large:
+        // a streaming kernel whose flattened tiles store cached).
+        c.dims = { 128, 128, 3, 3 };
+        c.dstrides = { 128 * 9 + 5, 9, 3, 1 };
+        EXPECT_EQ(desc_of(c, isa).flat_b, 144) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+        c.dims = { 1024, 768, 3, 3 };
+        c.dstrides = { 768 * 9 + 5, 9, 3, 1 };
+        EXPECT_EQ(desc_of(c, isa).flat_b, 144) << c.str();
+        EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+        c.dstrides.clear();
+        // B of more than a tile (5x5, 3x3x3): the flattened tiles prefetch the
+        // next block too (a call's 16 x 16 x 25 or 27 f32), edge calls (padded
+        // O) included.
+        c.dims = { 408, 640, 5, 5 };
+        EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
+        EXPECT_EQ(pf(c, isa), 16 * 16 * 25 * 4) << c.str();
+        c.dims = { 456, 528, 3, 3, 3 };
+        c.stag = "ABcde16b16a";
+        c.dtag = "abcde";
+        EXPECT_EQ(desc_of(c, isa).flat_b, 432) << c.str();
+        EXPECT_EQ(pf(c, isa), 16 * 16 * 27 * 4) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+        c.stag = "OIhw16i16o";
+        c.dtag = "oihw";
+        // Not flattened: whole B tiles (4x4), more than 32 tiles (7x7), value
+        // paths, other types.
+        for (const auto &dims : { std::vector<dim_t>{ 256, 256, 4, 4 }, { 64, 64, 7, 7 } }) {
+            c.dims = dims;
+            EXPECT_EQ(desc_of(c, isa).flat_b, 0) << c.str();
+            EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
         }
+        c.dims = { 128, 128, 3, 3 };
+        c.src_scale_mask = 0;
         EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
-    }
-    c.stag = "OIhw16i16o";
-    c.dtag = "oihw";
-    // Large: streamed, the src block prefetched ahead.
-    c.dims = { 1024, 768, 3, 3 };
-    EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
-    EXPECT_EQ(pf(c, isa), 16 * 1024) << c.str();
-    // Odd dst strides: o rows of 128 x 9 + 5 elements (cached).
-    c.dims = { 128, 128, 3, 3 };
-    c.dstrides = { 128 * 9 + 5, 9, 3, 1 };
-    EXPECT_EQ(desc_of(c, isa).flat_b, 144) << c.str();
-    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
-    c.dstrides.clear();
-    c.dims = { 408, 640, 5, 5 };
-    EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
-    // Not flattened: whole B tiles (4x4), more than 32 tiles (7x7), value
-    // paths, other types, AVX2.
-    for (const auto &dims : { std::vector<dim_t>{ 256, 256, 4, 4 }, { 64, 64, 7, 7 } }) {
-        c.dims = dims;
+        c.src_scale_mask = -1;
+        c.sdt = c.ddt = relayout_bf16;
         EXPECT_EQ(desc_of(c, isa).flat_b, 0) << c.str();
-        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
-    }
-    c.dims = { 128, 128, 3, 3 };
-    c.src_scale_mask = 0;
-    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
-    c.src_scale_mask = -1;
-    c.sdt = c.ddt = relayout_bf16;
-    EXPECT_EQ(desc_of(c, isa).flat_b, 0) << c.str();
-    c.sdt = c.ddt = relayout_f32;
-    if (x64::isa_allowed(cpu_isa_t::avx2)) {
-        EXPECT_EQ(desc_of(c, cpu_isa_t::avx2).flat_b, 0) << c.str();
-        EXPECT_TRUE(run_jit_case(c, cpu_isa_t::avx2)) << c.str();
     }
 }
 
 // Plain weights to 16i16o blocks with a short A (3x3, 5x5, 3x3x3 filters;
-// 4x4 when large):
+// 4x4 when large, on AVX-512):
 // the call's A positions under the baked i loop run flattened as whole
-// 16 x 16 tiles (desc.flat_a). Bit-exact cached and streamed (large),
-// with an outer baked loop, odd src strides, and with edge calls (O
-// not whole blocks) that take the usual tiles; only for f32 bit copies
-// whose i loop is baked.
+// 16 x 16 tiles (AVX2: pairs of 8x8 tiles, whole dst lines; desc.flat_a).
+// Bit-exact cached and streamed (large), with an outer baked loop, odd
+// src strides, and with edge calls (O not whole blocks) that take the
+// usual tiles; only for f32 bit copies whose i loop is baked.
 TEST(jit_reorder, FlatShortATiles) {
-    const cpu_isa_t isa = cpu_isa_t::avx512_core;
-    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "avx512_core not available";
-    jit_case_t c;
-    c.stag = "oihw";
-    c.dtag = "OIhw16i16o";
     const flat_case_t flat_cases[] = { { { 128, 128, 3, 3 }, "oihw", "OIhw16i16o", 144 },
         { { 256, 256, 5, 5 }, "oihw", "OIhw16i16o", 400 },
         { { 250, 256, 3, 3 }, "oihw", "OIhw16i16o", 144 },
         { { 1024, 768, 3, 3 }, "oihw", "OIhw16i16o", 144 },
-        { { 1024, 528, 4, 4 }, "oihw", "OIhw16i16o", 256 }, // whole A tiles: large only
+        { { 1000, 768, 3, 3 }, "oihw", "OIhw16i16o", 144 }, // large, edge calls
         { { 128, 128, 3, 3, 3 }, "abcde", "ABcde16b16a", 432 },
+        // 2x2 (A = 4: the AVX2 tiles on AVX-512 too), cached and large
+        { { 256, 256, 2, 2 }, "oihw", "OIhw16i16o", 64 },
+        { { 2048, 1024, 2, 2 }, "oihw", "OIhw16i16o", 64 },
         // an outer baked loop (I blocks) around the flattened one
         { { 4, 64, 64, 3, 3 }, "abcde", "aBCde16c16b", 144 } };
-    for (const auto &fc : flat_cases) {
-        c.dims = fc.dims;
-        c.stag = fc.stag;
-        c.dtag = fc.dtag;
-        EXPECT_EQ(desc_of(c, isa).flat_a, fc.flat) << c.str();
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        run_flat_cases(flat_cases, isa, &x64::jit_reorder_desc_t::flat_a);
+        jit_case_t c;
+        c.stag = "oihw";
+        c.dtag = "OIhw16i16o";
+        // Whole A tiles: large only, and not on AVX2 (its 8x16 tiles).
+        c.dims = { 1024, 528, 4, 4 };
+        EXPECT_EQ(desc_of(c, isa).flat_a, isa == cpu_isa_t::avx512_core ? 256 : 0) << c.str();
         EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
-    }
-    c.stag = "oihw";
-    c.dtag = "OIhw16i16o";
-    // The L2 prefetch two calls ahead: large problems only.
-    c.dims = { 1024, 768, 3, 3 };
-    EXPECT_EQ(desc_of(c, isa).flat_pf, 2 * 144 * 4) << c.str();
-    c.dims = { 128, 128, 3, 3 };
-    EXPECT_EQ(desc_of(c, isa).flat_pf, 0) << c.str();
-    // Odd src strides: rows of 128 x 9 + 7 elements.
-    c.dims = { 128, 128, 3, 3 };
-    c.sstrides = { 128 * 9 + 7, 9, 3, 1 };
-    EXPECT_EQ(desc_of(c, isa).flat_a, 144) << c.str();
-    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
-    c.sstrides.clear();
-    // Not flattened: whole A tiles (4x4) in the caches, the i loop in the driver (small,
-    // padded I), value paths, other types.
-    for (const auto &dims : { std::vector<dim_t>{ 256, 256, 4, 4 }, { 64, 48, 3, 3 },
-                 { 250, 248, 3, 3 }, { 256, 256, 2, 2 } }) {
-        c.dims = dims;
+        // The L2 prefetch two calls ahead: large problems only.
+        c.dims = { 1024, 768, 3, 3 };
+        EXPECT_EQ(desc_of(c, isa).flat_pf, 2 * 144 * 4) << c.str();
+        c.dims = { 128, 128, 3, 3 };
+        EXPECT_EQ(desc_of(c, isa).flat_pf, 0) << c.str();
+        // Odd src strides: rows of 128 x 9 + 7 elements.
+        c.dims = { 128, 128, 3, 3 };
+        c.sstrides = { 128 * 9 + 7, 9, 3, 1 };
+        EXPECT_EQ(desc_of(c, isa).flat_a, 144) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+        c.sstrides.clear();
+        // Not flattened: whole A tiles (4x4) in the caches, the i loop in the driver (small,
+        // padded I), value paths, other types.
+        for (const auto &dims :
+                { std::vector<dim_t>{ 256, 256, 4, 4 }, { 64, 48, 3, 3 }, { 250, 248, 3, 3 } }) {
+            c.dims = dims;
+            EXPECT_EQ(desc_of(c, isa).flat_a, 0) << c.str();
+            EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+        }
+        c.dims = { 128, 128, 3, 3 };
+        c.src_scale_mask = 0; // (desc_of has no attributes)
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+        c.src_scale_mask = -1;
+        c.sdt = c.ddt = relayout_bf16;
         EXPECT_EQ(desc_of(c, isa).flat_a, 0) << c.str();
-        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
     }
-    c.dims = { 128, 128, 3, 3 };
-    c.src_scale_mask = 0; // (desc_of has no attributes)
-    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
-    c.src_scale_mask = -1;
-    c.sdt = c.ddt = relayout_bf16;
-    EXPECT_EQ(desc_of(c, isa).flat_a, 0) << c.str();
 }
 
 // The copy kernel keeps a scale that is constant along its vectors in a
