@@ -2147,9 +2147,9 @@ void reorder_gen_t::gen_transpose() {
         L(lno);
     }
     if (d_.narrow_rows) gen_narrow_rows(TA, lb);
-    if (d_.ymm_b16) {
-        // Two full 8x8 tiles side by side (lanes r15 .. r15 + 15): each
-        // dst row one whole line. B's last lanes take the tiles below.
+    // Two full tiles side by side (lanes r15 .. r15 + 2T - 1) when both
+    // are all values; B's last lanes take the tiles below.
+    auto tile_pair = [&](const std::function<void()> &emit) {
         Label lno;
         lea(r14, ptr[r15 + 2 * T]);
         cmp(r14, qword[rsp + s_v0 + 8]);
@@ -2157,26 +2157,15 @@ void reorder_gen_t::gen_transpose() {
         lea(r14, ptr[rax + T]);
         cmp(r14, qword[rsp + s_v0]);
         jg(lno, T_NEAR);
-        gen_ymm_b16_tile(osA, ssA, dsA);
+        emit();
         add(r15, 2 * T);
         jmp(lb, T_NEAR);
         L(lno);
-    }
-    if (d_.f32_lines) {
-        // Two full tiles side by side (lanes r15 .. r15 + 31), whole dst
-        // lines streamed. B's last lanes take the tiles below.
-        Label lno;
-        lea(r14, ptr[r15 + 2 * T]);
-        cmp(r14, qword[rsp + s_v0 + 8]);
-        jg(lno, T_NEAR);
-        lea(r14, ptr[rax + T]);
-        cmp(r14, qword[rsp + s_v0]);
-        jg(lno, T_NEAR);
-        gen_f32_line_pair(osA, row_disp);
-        add(r15, 2 * T);
-        jmp(lb, T_NEAR);
-        L(lno);
-    }
+    };
+    // 8x8 tiles: each dst row one whole line.
+    if (d_.ymm_b16) tile_pair([&] { gen_ymm_b16_tile(osA, ssA, dsA); });
+    // 16x16 tiles: whole dst lines streamed.
+    if (d_.f32_lines) tile_pair([&] { gen_f32_line_pair(osA, row_disp); });
     // Full tile: every position a value.
     lea(r14, ptr[rax + TA]);
     cmp(r14, qword[rsp + s_v0]);
