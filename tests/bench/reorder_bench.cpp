@@ -261,6 +261,7 @@ const problem_t problems[] = {
     { "blocked", { 1024, 1024, 4, 4 }, rl_dt::f32, rl_dt::f32, "oihw", "OIhw16i16o" },
     { "blocked", { 1024, 1024, 4, 4 }, rl_dt::f32, rl_dt::f32, "OIhw16i16o", "oihw" },
     { "blocked", { 2048, 2048, 3, 3 }, rl_dt::f32, rl_dt::f32, "OIhw16i16o", "oihw" },
+    { "blocked", { 1024, 1024, 5, 5 }, rl_dt::f32, rl_dt::f32, "OIhw16i16o", "oihw" },
     // transposes
     { "transpose", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::f32, "nchw", "nhwc" },
     { "transpose", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::f32, "nhwc", "nchw" },
