@@ -290,6 +290,8 @@ const problem_t problems[] = {
     { "int8", { 8192, 8192 }, rl_dt::s8, rl_dt::s8, "ab", "ba" },
     { "int8", { 16, 256, 64, 64 }, rl_dt::u8, rl_dt::u8, "nhwc", "nchw" },
     { "int8", { 16, 256, 64, 64 }, rl_dt::s8, rl_dt::s8, "nchw", "nhwc" },
+    // Twice the size: away from the byte tiles' 32 MiB streaming threshold.
+    { "int8", { 32, 256, 64, 64 }, rl_dt::s8, rl_dt::s8, "nchw", "nhwc" },
     { "int8", { 1024, 1024, 4, 4 }, rl_dt::s8, rl_dt::s8, "oihw", "OIhw4i16o4i", false, true },
     { "int8", { 1024, 1024, 4, 4 }, rl_dt::f32, rl_dt::s8, "oihw", "OIhw4i16o4i", true, true },
 };
