@@ -515,7 +515,7 @@ private:
     void gen_transpose_flat();
     void gen_transpose_flat_b();
     void ymm_tile_pair(const std::function<Address(int, int)> &src);
-    void ymm_pair_lines(bool nt, const std::function<int64_t(int)> &dst);
+    void ymm_pair_lines(bool nt, const Reg64 &base, const std::function<int64_t(int)> &dst);
     void gen_ymm_b16_tile(int64_t osA, int64_t ssA, int64_t dsA);
     void gen_ymm_b16_outer();
     void gen_f32_line_pair(int64_t osA, const std::function<int64_t(int)> &row_disp);
@@ -2352,15 +2352,7 @@ void reorder_gen_t::gen_ymm_b16_tile(int64_t osA, int64_t ssA, int64_t dsA) {
             if (h == 0) vmovups(ptr[rsp + buf_stage + 32 * a], Ymm(a));
         }
     }
-    stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
-        const Ymm t(tb_);
-        for (int a = 0; a < 8; ++a) {
-            const Address lo = ptr[rdx + a * osA], hi = ptr[rdx + a * osA + 32];
-            vmovups(t, ptr[rsp + buf_stage + 32 * a]);
-            stream ? vmovntps(lo, t) : vmovups(lo, t);
-            stream ? vmovntps(hi, Ymm(a)) : vmovups(hi, Ymm(a));
-        }
-    });
+    ymm_pair_lines(d_.nt, rdx, [&](int a) { return a * osA; });
 }
 
 // Full pairs of 16x16 4-byte tiles (d_.f32_lines, see jit_f32_line_pairs):
@@ -2538,7 +2530,7 @@ void reorder_gen_t::gen_transpose_flat() {
                 if (d_.flat_pf && j % 2 == 0) prefetcht1(ptr[r8 + row + d_.flat_pf]);
                 return ptr[r8 + row];
             });
-            ymm_pair_lines(nt, [&](int a) { return dst_of(8 * j + a); });
+            ymm_pair_lines(nt, r9, [&](int a) { return dst_of(8 * j + a); });
         }
         return;
     }
@@ -2581,7 +2573,8 @@ void reorder_gen_t::gen_transpose_flat_b() {
                     if (d_.pf_ahead && o == 0) prefetcht2(ptr[r8 + d_.pf_ahead + k * 64]);
                     return ptr[r8 + src_of(k) + 32 * o];
                 });
-                ymm_pair_lines(nt, [&](int a) { return (8 * o + a) * d_.os[0] * dsz_ + j * 64; });
+                ymm_pair_lines(
+                        nt, r9, [&](int a) { return (8 * o + a) * d_.os[0] * dsz_ + j * 64; });
             }
         return;
     }
@@ -2616,13 +2609,15 @@ void reorder_gen_t::ymm_tile_pair(const std::function<Address(int, int)> &src) {
     }
 }
 
-// ... and its 8 dst rows, row a one whole line at r9 + dst(a): two stores
-// back to back (streamed: a write-combining buffer fills at once).
-void reorder_gen_t::ymm_pair_lines(bool nt, const std::function<int64_t(int)> &dst) {
+// ... and its 8 dst rows (the 8x16 tiles' too: gen_ymm_b16_tile), row a
+// one whole line at base + dst(a): two stores back to back (streamed: a
+// write-combining buffer fills at once).
+void reorder_gen_t::ymm_pair_lines(
+        bool nt, const Reg64 &base, const std::function<int64_t(int)> &dst) {
     stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
         const Ymm t(tb_);
         for (int a = 0; a < 8; ++a) {
-            const Address lo = ptr[r9 + dst(a)], hi = ptr[r9 + dst(a) + 32];
+            const Address lo = ptr[base + dst(a)], hi = ptr[base + dst(a) + 32];
             vmovups(t, ptr[rsp + buf_stage + 32 * a]);
             stream ? vmovntps(lo, t) : vmovups(lo, t);
             stream ? vmovntps(hi, Ymm(a)) : vmovups(hi, Ymm(a));
@@ -3376,11 +3371,11 @@ void jit_word_tile_params(cpu_isa_t isa, const plan_t &p, kernel_plan_params_t &
 // Knob RELAYOUT_JIT_TILE_NT=0: off (experiments).
 bool jit_tiles_stream_from_l3(const jit_reorder_desc_t &d, const plan_t &p) {
     static const bool on = getenv_int("RELAYOUT_JIT_TILE_NT", 1) != 0; // experiment knob
-    constexpr size_t l3_bytes = size_t(32) << 20;
     const size_t dsz = data_type_size(p.ddt);
     const size_t bytes = size_t(p.nelems()) * (data_type_size(p.sdt) + dsz);
     if (!on || d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose
-            || !p.bit_copy || p.s8s8_comp || p.zp_comp || p.beta != 0.f || bytes < l3_bytes)
+            || !p.bit_copy || p.s8s8_comp || p.zp_comp || p.beta != 0.f
+            || bytes < nt_tiles_threshold_bytes)
         return false;
     const bool whole_rows = (d.byte_tile || d.word_tile) && d.os[0] * dsz % 64 == 0;
     return whole_rows || d.word_pair;
@@ -3489,6 +3484,8 @@ void jit_reorder_desc_init(
                                   ? nt_threshold_bytes / 2
                                   : nt_threshold_bytes;
     d.nt = bytes >= nt_min && !p.s8s8_comp && !p.zp_comp && p.beta == 0.f;
+    // (Byte and word tiles lower the size once they are chosen below:
+    // jit_tiles_stream_from_l3.)
     // Compensation summed in the kernel: nothing reads the dst back, so
     // it may stream as well.
     d.comp_lanes = jit_comp_in_kernel(p, kp);

@@ -317,6 +317,10 @@ inline int64_t jit_comp_lanes(const kernel_plan_t &kp) {
 // save the read-for-ownership of every line.
 constexpr size_t nt_threshold_bytes = size_t(48) << 20;
 
+// Byte, word and word pair tiles whose dst rows are whole lines stream
+// from this size (src + dst: the L3) on, see jit_tiles_stream_from_l3.
+constexpr size_t nt_tiles_threshold_bytes = size_t(32) << 20;
+
 // A quads (desc.quad_a) of problems below nt_threshold_bytes: only up to
 // this many bytes (src + dst), see jit_reorder_desc_init.
 constexpr size_t quad_cached_max_bytes = size_t(8) << 20;
