@@ -1293,9 +1293,9 @@ TEST(jit_reorder, ByteTilesAndShiftedTiles) {
     }
 }
 
-// A byte-tile case of the rule tests below: run bit-exact for u8 and s8 on
-// both ISAs; `rule` says whether AVX-512 takes the rule under test.
-struct byte_rule_case_t {
+// A row of the rule tests below (byte tiles, f32 dst prefetch and line
+// pairs): the problem, and whether AVX-512 takes the rule under test.
+struct rule_case_t {
     std::vector<dim_t> dims;
     const char *stag, *dtag;
     std::vector<dim_t> sstrides;
@@ -1306,7 +1306,7 @@ struct byte_rule_case_t {
 // Runs each case and hands the case, the ISA and whether the rule applies
 // there (AVX-512 and `rule`) to `check`.
 template <typename Check>
-void run_byte_rule_cases(const std::vector<byte_rule_case_t> &cases, const Check &check) {
+void run_byte_rule_cases(const std::vector<rule_case_t> &cases, const Check &check) {
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
         for (const auto &bc : cases)
@@ -1329,7 +1329,7 @@ void run_byte_rule_cases(const std::vector<byte_rule_case_t> &cases, const Check
 // apart (32 channels), 1 KiB or more apart (1024 channels, nchw -> nhwc
 // 64x64: staged).
 TEST(jit_reorder, NearSrcRowsBytePrefetch) {
-    const std::vector<byte_rule_case_t> cases = {
+    const std::vector<rule_case_t> cases = {
         { { 2, 200, 9, 31 }, "nhwc", "nchw", {}, true },
         { { 3, 130, 7, 37 }, "nhwc", "nchw", {}, true },
         { { 2, 256, 33, 35 }, "nhwc", "nchw", {}, true },
@@ -1359,7 +1359,7 @@ TEST(jit_reorder, NearSrcRowsBytePrefetch) {
 // and the rule on AVX-512 only and only there: not in the caches (2 MB),
 // nor where the dst streams (51 MB).
 TEST(jit_reorder, LargeCachedByteDstPrefetch) {
-    const std::vector<byte_rule_case_t> cases = {
+    const std::vector<rule_case_t> cases = {
         { { 2, 256, 64, 64 }, "nchw", "nhwc", {}, true },
         { { 1, 200, 97, 111 }, "nhwc", "nchw", {}, true }, // near rows
         { { 2051, 1100 }, "ab", "ba", {}, true },          // staged rows
@@ -1381,7 +1381,7 @@ TEST(jit_reorder, LargeCachedByteDstPrefetch) {
 // (4095 wide, 84100 B channel rows), which keep their cached stores and,
 // bytes, the dst prefetch.
 TEST(jit_reorder, TilesStreamFromL3) {
-    const std::vector<byte_rule_case_t> cases = {
+    const std::vector<rule_case_t> cases = {
         { { 16, 256, 64, 64 }, "nchw", "nhwc", {}, true }, // 32 MiB exactly
         { { 16, 256, 64, 64 }, "nhwc", "nchw", {}, true },
         { { 4096, 4100 }, "ab", "ba", {}, true },
@@ -1399,7 +1399,7 @@ TEST(jit_reorder, TilesStreamFromL3) {
         if (!x64::isa_allowed(isa)) continue;
         const bool z512 = isa == cpu_isa_t::avx512_core;
         for (data_type_t dt : { relayout_bf16, relayout_f16 }) {
-            const std::vector<byte_rule_case_t> words = {
+            const std::vector<rule_case_t> words = {
                 { { 8, 256, 64, 64 }, "nchw", "nhwc", {}, true },
                 { { 8, 256, 64, 64 }, "nhwc", "nchw", {}, true },
                 { { 8, 256, 64, 64 }, "nchw", "nChw16c", {}, true },
@@ -1560,19 +1560,14 @@ TEST(jit_reorder, WordTiles) {
 // not whole lines apart only (not dst rows of whole lines, conversions,
 // AVX2 or problems in the caches).
 TEST(jit_reorder, F32DstPrefetch) {
-    struct pf_case_t {
-        std::vector<dim_t> dims;
-        const char *stag, *dtag;
-        std::vector<dim_t> sstrides, dstrides;
-        bool rule; // dst rows not whole lines apart, large
-    };
-    const std::vector<pf_case_t> cases = {
-        { { 3001, 2200 }, "ab", "ba", {}, {}, true }, { { 2201, 3001 }, "ba", "ab", {}, {}, true },
-        { { 3001, 2203 }, "", "", { 2209, 1 }, { 1, 3011 }, true },
-        { { 3008, 2200 }, "ab", "ba", {}, {}, false }, // dst rows 188 lines apart
-        { { 2, 259, 131, 133 }, "nchw", "nhwc", {}, {}, true },
-        { { 4, 250, 123, 131 }, "nhwc", "nchw", {}, {}, true }, // B-outer
-        { { 301, 220 }, "ab", "ba", {}, {}, false },            // in the caches
+    // rule: dst rows not whole lines apart, large
+    const std::vector<rule_case_t> cases = {
+        { { 3001, 2200 }, "ab", "ba", {}, true }, { { 2201, 3001 }, "ba", "ab", {}, true },
+        { { 3001, 2203 }, "", "", { 2209, 1 }, true, { 1, 3011 } },
+        { { 3008, 2200 }, "ab", "ba", {}, false }, // dst rows 188 lines apart
+        { { 2, 259, 131, 133 }, "nchw", "nhwc", {}, true },
+        { { 4, 250, 123, 131 }, "nhwc", "nchw", {}, true }, // B-outer
+        { { 301, 220 }, "ab", "ba", {}, false },            // in the caches
     };
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
@@ -1581,14 +1576,9 @@ TEST(jit_reorder, F32DstPrefetch) {
                 // Also s32 once (B-outer) and f32 -> s32 (a conversion:
                 // not the rule) once (A-outer).
                 if (t == 1 && &fc != &cases[0] && &fc != &cases[5]) continue;
-                jit_case_t c;
-                c.dims = fc.dims;
-                c.sdt = t == 1 && &fc == &cases[5] ? relayout_s32 : relayout_f32;
-                c.ddt = t == 1 ? relayout_s32 : relayout_f32;
-                c.stag = fc.stag;
-                c.dtag = fc.dtag;
-                c.sstrides = fc.sstrides;
-                c.dstrides = fc.dstrides;
+                jit_case_t c = case_of(fc, relayout_f32);
+                if (t == 1 && &fc == &cases[5]) c.sdt = relayout_s32;
+                if (t == 1) c.ddt = relayout_s32;
                 const bool z = isa == cpu_isa_t::avx512_core && fc.rule && c.sdt == c.ddt;
                 if (isa == cpu_isa_t::avx512_core) {
                     EXPECT_TRUE(run_jit_case(c, isa));
@@ -1610,21 +1600,15 @@ TEST(jit_reorder, F32DstPrefetch) {
 // rows of whole lines, conversions, calls of 16 B lanes, AVX2 or problems
 // in the caches).
 TEST(jit_reorder, F32LinePairs) {
-    struct lines_case_t {
-        std::vector<dim_t> dims;
-        const char *stag, *dtag;
-        std::vector<dim_t> sstrides, dstrides;
-        bool rule;
-    };
-    const std::vector<lines_case_t> cases = {
-        { { 3001, 2200 }, "ab", "ba", {}, {}, true }, { { 2201, 3001 }, "ba", "ab", {}, {}, true },
-        { { 3002, 2199 }, "", "", { 2207, 1 }, { 1, 3002 }, true },
-        { { 2, 3001, 1100 }, "", "", { 3001 * 1100, 1100, 1 }, { 3001 * 1100 + 3, 1, 3001 },
-                true }, // batch 1 misaligned: cached pairs
-        { { 2, 259, 131, 133 }, "nchw", "nhwc", {}, {}, true },
-        { { 3008, 2200 }, "ab", "ba", {}, {}, false },           // dst rows whole lines apart
-        { { 4, 250, 123, 131 }, "nchw", "nhwc", {}, {}, false }, // 16 B lanes per call
-        { { 301, 220 }, "ab", "ba", {}, {}, false },             // in the caches
+    const std::vector<rule_case_t> cases = {
+        { { 3001, 2200 }, "ab", "ba", {}, true }, { { 2201, 3001 }, "ba", "ab", {}, true },
+        { { 3002, 2199 }, "", "", { 2207, 1 }, true, { 1, 3002 } },
+        { { 2, 3001, 1100 }, "", "", { 3001 * 1100, 1100, 1 }, true,
+                { 3001 * 1100 + 3, 1, 3001 } }, // batch 1 misaligned: cached pairs
+        { { 2, 259, 131, 133 }, "nchw", "nhwc", {}, true },
+        { { 3008, 2200 }, "ab", "ba", {}, false },           // dst rows whole lines apart
+        { { 4, 250, 123, 131 }, "nchw", "nhwc", {}, false }, // 16 B lanes per call
+        { { 301, 220 }, "ab", "ba", {}, false },             // in the caches
     };
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
@@ -1632,10 +1616,8 @@ TEST(jit_reorder, F32LinePairs) {
             for (int t = 0; t < 2; ++t) {
                 // Also f32 -> s32 (a conversion: not the rule) once.
                 if (t == 1 && &fc != &cases[0]) continue;
-                jit_case_t c = jit_case_t::of(fc.dims, relayout_f32,
-                        t == 1 ? relayout_s32 : relayout_f32, fc.stag, fc.dtag);
-                c.sstrides = fc.sstrides;
-                c.dstrides = fc.dstrides;
+                jit_case_t c = case_of(fc, relayout_f32);
+                if (t == 1) c.ddt = relayout_s32;
                 const bool z = isa == cpu_isa_t::avx512_core && fc.rule && t == 0;
                 if (isa == cpu_isa_t::avx512_core) {
                     EXPECT_TRUE(run_jit_case(c, isa));
