@@ -70,6 +70,7 @@ public:
         byte_pf_ = jit_byte_tile_pf(d);
         stage_ = d.byte_tile && d.n[1] * d.in_n == 64 && d.n[0] >= 64 && !byte_pf_;
         wstage_ = d.word_tile && d.n[1] == 32 && d.n[0] >= 32;
+        wide_ = stage_ || wstage_ ? jit_wide_stage(d) : 0; // (the same conditions)
         rows_ = row_tiles(d);
         bytes_ = row_bytes(d);
         row_pf_ = d.nt ? row_bytes_pf_ : 0;
@@ -96,6 +97,10 @@ private:
     void byte_dst_prefetch(int64_t osA) { dst_rows_prefetch(d_.byte_pfw, osA, dst_pf_t::first_l2); }
     // Word tiles stage 32 x 64 src bytes the same way (gen_word_tile).
     bool wstage_ = false;
+    // Staged byte and word tiles: lines per src row of a wide stage (0:
+    // one, the 64-byte groups of stage_src_group; see jit_wide_stage).
+    int wide_ = 0;
+    void stage_src_wide(int rows, int esz, int64_t isB, bool next_ok);
     // Interleaves of 64-lane rows (4i16o4i): the four 16-lane tiles of a
     // row unrolled, narrow dst rows assembled on the stack (gen_row_tiles).
     bool rows_ = false;
@@ -1147,12 +1152,16 @@ void reorder_gen_t::gen_byte_tile(bool a_partial) {
     if (stage_ && !a_partial) {
         Label lstage_load;
         const int64_t next_b = d_.n[1] * d_.is[1];
-        stage_src_group(64, 1, row_disp, fits32(64 * (d_.in_is + d_.is[1]) + next_b));
+        const int pitch = 64 * std::max(1, wide_); // bytes of a stage row
+        if (wide_)
+            stage_src_wide(64, 1, d_.is[1], fits32(64 * d_.is[1] + next_b + pitch));
+        else
+            stage_src_group(64, 1, row_disp, fits32(64 * (d_.in_is + d_.is[1]) + next_b));
         cmp(qword[rsp + s_stage_ok], 0);
         je(lstage_load, T_NEAR);
         mov(r13, rax);
-        and_(r13, 63);
-        load_staged_tile(1, [](int r, int g) { return (16 * g + r) * 64; });
+        and_(r13, pitch - 1);
+        load_staged_tile(1, [&](int r, int g) { return (16 * g + r) * pitch; });
         jmp(lload_done, T_NEAR);
         L(lstage_load);
     }
@@ -1274,6 +1283,68 @@ void reorder_gen_t::stage_src_group(
     L(lkeep);
 }
 
+// The wide stage of byte and word tiles (wide_ lines per src row, see
+// jit_wide_stage): the first tile of each group of 64 wide_ / esz columns
+// copies the group's `rows` rows (isB bytes apart, rcx the tile's src,
+// rax a0) to the stack, each row's lines one after the other, and every
+// tile of a staged group prefetches its share (16 / wide_ rows, wide_
+// lines each) of the group `ahead` groups on into L2: in the call, or
+// past its end in the next call (`next_ok`: its displacements fit), which
+// the driver runs on the next B tile.
+// s_stage_ok: the stage holds the current group.
+void reorder_gen_t::stage_src_wide(int rows, int esz, int64_t isB, bool next_ok) {
+    const int G = wide_, cols = 64 * G / esz, tile_rows = 16 / G;
+    Label lkeep, lpf_done;
+    test(rax, cols - 1);
+    jnz(lkeep, T_NEAR);
+    mov(qword[rsp + s_stage_ok], 0);
+    lea(r14, ptr[rax + cols]);
+    cmp(r14, qword[rsp + s_v0]);
+    jg(lpf_done, T_NEAR);
+    mov(qword[rsp + s_stage_ok], 1);
+    for (int b = 0; b < rows; ++b)
+        for (int l = 0; l < G; ++l) {
+            const Zmm z((b * G + l) % 16);
+            vmovdqu8(z, ptr[rcx + b * isB + 64 * l]);
+            vmovdqa32(ptr[rsp + buf_stage + (b * G + l) * 64], z);
+        }
+    L(lkeep);
+    cmp(qword[rsp + s_stage_ok], 0);
+    je(lpf_done, T_NEAR);
+    // r13: the tile's columns into its group; r14: its rows' lines in the
+    // group `ahead` groups on (this call's, or past its end the next
+    // call's: its src at next_b, columns from 0).
+    static const int ahead = std::max(1, getenv_int("RELAYOUT_JIT_WIDE_PF", 2)); // knob
+    Label lin_call;
+    mov(r13, rax);
+    and_(r13, cols - 1);
+    mov(r14, rcx);
+    for (int i = 0; i < esz; ++i)
+        sub(r14, r13);
+    add(r14, 64 * G * ahead);
+    mov(r13, rax);
+    and_(r13, -cols);
+    add(r13, (ahead + 1) * cols);
+    cmp(r13, qword[rsp + s_v0]);
+    jle(lin_call, T_NEAR);
+    if (!next_ok) jmp(lpf_done, T_NEAR);
+    add(r14, (int)(d_.n[1] * isB));
+    for (int i = 0; i < esz; ++i)
+        sub(r14, qword[rsp + s_v0]);
+    L(lin_call);
+    mov(r13, rax);
+    and_(r13, cols - 1);
+    // The tile's first row: its columns into the group / G (16 / G rows
+    // per tile, 16 columns).
+    shr(r13, G == 4 ? 2 : G == 2 ? 1 : 0);
+    imul(r13, r13, (int)isB);
+    add(r14, r13);
+    for (int j = 0; j < tile_rows; ++j)
+        for (int l = 0; l < G; ++l)
+            prefetcht1(ptr[r14 + j * isB + 64 * l]);
+    L(lpf_done);
+}
+
 // A word tile of a 2-byte bit copy: 16 A positions x 32 B lanes. Zmm
 // 8h + i gathers 8 src words (A positions 8h .. 8h + 7) of rows i, 8 + i,
 // 16 + i and 24 + i, one per 128-bit lane; after the in-lane transposes
@@ -1288,13 +1359,17 @@ void reorder_gen_t::gen_word_tile(bool a_partial) {
     auto piece = [&](int r, int g, int64_t pitch) { return (8 * g + r % 8) * pitch + r / 8 * 16; };
     Label lload_done, lstage_load;
     if (wstage_ && !a_partial) {
-        stage_src_group(
-                32, 2, [&](int b) { return b * isB; }, fits32(32 * isB + d_.n[1] * isB));
+        const int pitch = 64 * std::max(1, wide_); // bytes of a stage row
+        if (wide_)
+            stage_src_wide(32, 2, isB, fits32(32 * isB + d_.n[1] * isB + pitch));
+        else
+            stage_src_group(
+                    32, 2, [&](int b) { return b * isB; }, fits32(32 * isB + d_.n[1] * isB));
         cmp(qword[rsp + s_stage_ok], 0);
         je(lstage_load, T_NEAR);
         mov(r13, rax);
-        and_(r13, 31);
-        load_staged_tile(2, [&](int r, int g) { return piece(r, g, 64); });
+        and_(r13, pitch / 2 - 1);
+        load_staged_tile(2, [&](int r, int g) { return piece(r, g, pitch); });
         jmp(lload_done, T_NEAR);
         L(lstage_load);
     }
@@ -2760,6 +2835,7 @@ void reorder_gen_t::generate() {
                 : d_.ymm_b16               ? buf_stage + 8 * 32
                 : d_.f32_lines             ? buf_stage + 16 * 64
                                            : stack_bytes;
+    if (wide_) frame = std::max(frame, buf_stage + 64 * 64 * wide_); // the wide src stage
     if ((d_.flat_a || d_.flat_b) && !z_) // the AVX2 flattened tiles' 8x16 pairs
         frame = std::max(frame, buf_stage + 8 * 32);
     if (d_.flat_bytes)
@@ -2879,6 +2955,36 @@ int64_t jit_byte_tile_pf(const jit_reorder_desc_t &d) {
     if (d.is[1] < 64 || d.is[1] >= 1024) return 0;
     const int64_t pf = knob * d.n[1] * d.is[1];
     return fits32(pf + 64 * d.is[1]) ? pf : 0;
+}
+
+// Staged byte and word tiles (src rows 1 KiB / a page or more apart, one
+// B tile per call; see gen_byte_tile and gen_word_tile) whose dst rows are
+// a page or more apart (s8 / bf16 ab -> ba 8192^2) stage `wide` (4) lines
+// of each src row per group, read one after the other, and spread the L2
+// prefetch of the group two on over the tiles, 16 / wide rows each, rows
+// in order: the 64-byte groups read a line of each of 64 (32) rows at
+// once, the rows 2^k bytes apart, and prefetched the group four on in
+// one burst at each group's start. A standalone model of the s8 pattern
+// (thread CPU time, % of a streaming copy): 35-38 -> 43-46. Single-thread,
+// best of 5 interleaved (knob 0 -> on), % of a streaming copy: s8 ab -> ba
+// 8192^2 38-46 -> 53-71, 4096^2 82 -> 109, 4096 x 16384 43 -> 65; bf16
+// 8192^2 48-56 -> 56-58, 4096^2 63 -> 72, 2048 x 8192 74 -> 82. Dst rows
+// nearer lost (nchw -> nhwc: s8 16x256x64x64 121 -> 92, 4x1024x64x64
+// 107 -> 83, bf16 78 -> 64, bf16 ab -> ba 512 x 32768 76 -> 64; s8 1024 x
+// 32768 even). One group on instead of two: s8 8192^2 59 / 69, bf16 50 /
+// 58; three: 44 / 59; wide 2: 68 / 55. Knob RELAYOUT_JIT_WIDE_STAGE: lines
+// per row, 2 or 4 (0: off); RELAYOUT_JIT_WIDE_PF: groups ahead.
+int jit_wide_stage(const jit_reorder_desc_t &d) {
+    static const int knob = getenv_int("RELAYOUT_JIT_WIDE_STAGE", 4); // experiment knob
+    if (knob != 2 && knob != 4) return 0;
+    if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose) return 0;
+    const bool bytes =
+            d.byte_tile && d.in_n == 1 && d.n[1] == 64 && d.n[0] >= 64 && !jit_byte_tile_pf(d);
+    const bool words = d.word_tile && d.n[1] == 32 && d.n[0] >= 32;
+    if (!bytes && !words) return 0;
+    if (d.os[0] * (int64_t)data_type_size(d.ddt) < 4096) return 0;
+    const int64_t isB = d.is[1] * (int64_t)data_type_size(d.sdt);
+    return fits32(64 * isB + 64 * 64 * knob) ? knob : 0;
 }
 
 // Byte-tile transposes of 4 MiB or more (src + dst) below the streaming

@@ -215,6 +215,12 @@ bool jit_comp_in_kernel(const plan_t &p, const kernel_plan_t &kp);
 // src block, this far ahead.
 int64_t jit_byte_tile_pf(const jit_reorder_desc_t &d);
 
+// Lines per src row (2 or 4; 0: one, the 64-byte groups) of the stage of
+// byte and word tiles whose src rows are far apart (AVX-512 transposes of
+// one B tile per call, staged by the generator) and dst rows a page or
+// more apart; the tiles of a group prefetch the group two on.
+int jit_wide_stage(const jit_reorder_desc_t &d);
+
 // desc.byte_pfw (0: none): transposes on byte tiles too large for the
 // caches whose dst stays cached (below the streaming size): the A tiles
 // ahead at which each full tile prefetches its dst lines into L2.

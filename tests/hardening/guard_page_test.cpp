@@ -262,6 +262,24 @@ std::vector<problem_t> problems() {
             "f32_to_s8_nChw16c", [=] { return memory::desc(act, dt::f32, tag::nchw); },
             [=] { return memory::desc(act, dt::s8, tag::nChw16c); },
             [](primitive_attr &a) { a.set_scales(RELAYOUT_ARG_DST, 0, { 0.1f }); });
+    // Staged byte and word tiles of wide groups (jit_wide_stage): the last
+    // call's A (200 bytes, 100 words) is a partial group, not staged.
+    add(
+            "ab_to_ba_s8_wide_stage",
+            [] {
+                return memory::desc({ 4096, 1224 }, dt::s8, tag::ab);
+            },
+            [] {
+                return memory::desc({ 4096, 1224 }, dt::s8, tag::ba);
+            });
+    add(
+            "ab_to_ba_bf16_wide_stage",
+            [] {
+                return memory::desc({ 2048, 2148 }, dt::bf16, tag::ab);
+            },
+            [] {
+                return memory::desc({ 2048, 2148 }, dt::bf16, tag::ba);
+            });
     // strided src / dst (gaps)
     add(
             "strided_gaps",

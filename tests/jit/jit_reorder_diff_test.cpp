@@ -1417,6 +1417,42 @@ TEST(jit_reorder, TilesStreamFromL3) {
     }
 }
 
+// Staged byte and word tiles whose dst rows are a page or more apart read
+// 4 lines of each src row per group and prefetch the group two on
+// (jit_wide_stage): ab -> ba with whole and partial groups (calls of A =
+// 512 bytes / 1024 words, then a shorter one), a partial last B tile, odd
+// strides on both sides; s8 / u8 and bf16 / f16. Bit-exact, and the rule
+// on AVX-512 only and only there: not for dst rows nearer (2048 B), nor
+// near src rows (1000 B: unstaged, jit_byte_tile_pf).
+TEST(jit_reorder, WideStage) {
+    const std::vector<rule_case_t> bytes = {
+        { { 4096, 1100 }, "ab", "ba", {}, true },
+        { { 4100, 1300 }, "ab", "ba", {}, true },
+        { { 4096, 1100 }, "ab", "", { 1103, 1 }, true, { 1, 4160 } },
+        { { 2048, 1100 }, "ab", "ba", {}, false },
+        { { 4096, 1000 }, "ab", "ba", {}, false },
+    };
+    run_byte_rule_cases(bytes, [](const jit_case_t &c, cpu_isa_t isa, bool z) {
+        EXPECT_EQ(x64::jit_wide_stage(desc_of(c, isa)), z ? 4 : 0) << c.str();
+    });
+    const std::vector<rule_case_t> words = {
+        { { 2048, 2100 }, "ab", "ba", {}, true },
+        { { 2051, 2300 }, "ab", "ba", {}, true },
+        { { 2048, 2100 }, "ab", "", { 2103, 1 }, true, { 1, 2112 } },
+        { { 1024, 2100 }, "ab", "ba", {}, false },
+    };
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (data_type_t dt : { relayout_bf16, relayout_f16 })
+            for (const auto &wc : words) {
+                const jit_case_t c = case_of(wc, dt);
+                EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+                const bool z = isa == cpu_isa_t::avx512_core && wc.rule;
+                EXPECT_EQ(x64::jit_wide_stage(desc_of(c, isa)), z ? 4 : 0) << c.str();
+            }
+    }
+}
+
 // 2-byte bit copies as word tiles (AVX-512: 16 A positions x 32 B lanes,
 // partial A counts masked, B tails and padded lanes on 32-bit tiles; AVX2
 // keeps the 32-bit tiles): sizes around both tile edges, odd strides,
