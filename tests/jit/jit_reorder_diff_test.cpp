@@ -939,11 +939,12 @@ TEST(jit_reorder, FlatShortBTiles) {
         EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
         c.stag = "OIhw16i16o";
         c.dtag = "oihw";
-        // Not flattened: whole B tiles (4x4), more than 32 tiles (7x7), value
-        // paths, other types.
+        // Not flattened: whole B tiles (4x4), more than 32 tiles on AVX2
+        // (7x7; AVX-512: FlatShortBLoop), value paths, other types.
         for (const auto &dims : { std::vector<dim_t>{ 256, 256, 4, 4 }, { 64, 64, 7, 7 } }) {
             c.dims = dims;
-            EXPECT_EQ(desc_of(c, isa).flat_b, 0) << c.str();
+            const bool looped = dims[2] == 7 && isa == cpu_isa_t::avx512_core;
+            EXPECT_EQ(desc_of(c, isa).flat_b, looped ? 784 : 0) << c.str();
             EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
         }
         c.dims = { 128, 128, 3, 3 };
@@ -953,6 +954,43 @@ TEST(jit_reorder, FlatShortBTiles) {
         c.sdt = c.ddt = relayout_bf16;
         EXPECT_EQ(desc_of(c, isa).flat_b, 0) << c.str();
     }
+}
+
+// Flattened short-B tiles of more than 32 tiles (7x7: 784 positions,
+// 5x5x5: 2000) run in a loop on AVX-512, each position's src offset from
+// a table (AVX2: not flattened). Bit-exact cached and streamed (with the
+// prefetch of the next block: 5x5x5 one block of 125 KiB ahead), with edge
+// calls (padded O), odd dst strides (cached), an outer baked loop
+// (groups), and the largest B the i loop is baked with (127: 2032).
+TEST(jit_reorder, FlatShortBLoop) {
+    const flat_case_t flat_cases[] = { { { 64, 64, 7, 7 }, "OIhw16i16o", "oihw", 784 },
+        { { 56, 64, 7, 7 }, "OIhw16i16o", "oihw", 784 },   // edge calls
+        { { 384, 352, 7, 7 }, "OIhw16i16o", "oihw", 784 }, // streamed
+        { { 376, 352, 7, 7 }, "OIhw16i16o", "oihw", 784 }, // streamed, edge calls
+        { { 64, 64, 5, 5, 5 }, "ABcde16b16a", "abcde", 2000 },
+        { { 200, 256, 5, 5, 5 }, "ABcde16b16a", "abcde", 2000 }, // streamed, edge calls
+        { { 64, 64, 1, 127 }, "OIhw16i16o", "oihw", 2032 },      // the largest baked i loop
+        { { 16, 32, 32, 7, 7 }, "aBCde16c16b", "abcde", 784 } }; // outer baked loop
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) return;
+    run_flat_cases(flat_cases, isa, &x64::jit_reorder_desc_t::flat_b);
+    jit_case_t c;
+    c.stag = "ABcde16b16a";
+    c.dtag = "abcde";
+    c.dims = { 200, 256, 5, 5, 5 };
+    EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
+    EXPECT_EQ(pf(c, isa), 16 * 16 * 125 * 4) << c.str();
+    EXPECT_EQ(desc_of(c, cpu_isa_t::avx2).flat_b, 0) << c.str();
+    c.stag = "OIhw16i16o";
+    c.dtag = "oihw";
+    c.dims = { 376, 352, 7, 7 };
+    EXPECT_EQ(pf(c, isa), 16 * 16 * 49 * 4) << c.str();
+    // Odd dst strides: o rows of 352 x 49 + 5 elements (a streaming
+    // kernel whose flattened tiles store cached).
+    c.dstrides = { 352 * 49 + 5, 49, 7, 1 };
+    EXPECT_EQ(desc_of(c, isa).flat_b, 784) << c.str();
+    EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
 }
 
 // Plain weights to 16i16o blocks with a short A (3x3, 5x5, 3x3x3 filters;
