@@ -530,8 +530,11 @@ private:
     Label c_flat_b_src_; // gen_flat_b_loop: each flattened position's src offset (bytes)
     void gen_flat_b_loop(bool nt);
     // Flattened short-B position k's src offset (bytes): B position
-    // k % n[1] of the folded loop's iteration k / n[1].
+    // k % n[1] of the folded loop's iteration k / n[1]; of an interleave
+    // (jit_flat_b_lanes), lane k: folded position k % in_n of B position
+    // k / in_n.
     int64_t flat_b_src(int64_t k) const {
+        if (d_.in_n > 1) return ((k % d_.in_n) * d_.in_is + (k / d_.in_n) * d_.is[1]) * ssz_;
         return (k % d_.n[1]) * d_.is[1] * ssz_ + (k / d_.n[1]) * d_.loop_is[d_.nloops - 1] * ssz_;
     }
     void gen_lanes();
@@ -2876,7 +2879,8 @@ void reorder_gen_t::generate() {
     whole_calls(d_.quad_a, d_.nloops, [&] { gen_quad_a(); });
     // The flattened tiles replace the innermost baked loop.
     whole_calls(d_.flat_a != 0, d_.nloops - 1, [&] { gen_transpose_flat(); });
-    whole_calls(d_.flat_b != 0, d_.nloops - 1, [&] { gen_transpose_flat_b(); });
+    // (Flattened interleave lanes: every baked loop around them.)
+    whole_calls(d_.flat_b != 0, d_.nloops - (d_.in_n > 1 ? 0 : 1), [&] { gen_transpose_flat_b(); });
     whole_calls(d_.flat_bytes != 0, d_.nloops - 1, [&] { gen_flat_bytes(); });
     baked_loops(d_.nloops, [&] {
         switch (d_.strategy) {
@@ -3075,7 +3079,12 @@ namespace {
 // tiles whatever A and B, see jit_flat_b_prefetch_ahead).
 dim_t src_block_prefetch(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp,
         bool flat, dim_t max_bytes = 64 * 1024) {
-    if (d.strategy != kernel_strategy_t::transpose || d.byte_tile || d.in_n != 1) return 0;
+    // (Flattened interleave lanes, jit_flat_b_lanes: B's rows are the
+    // folded lanes', in_is apart.)
+    const bool lanes = flat && d.strategy == kernel_strategy_t::interleave && d.in_n > 1;
+    if ((d.strategy != kernel_strategy_t::transpose && !lanes) || d.byte_tile
+            || (d.in_n != 1 && !lanes))
+        return 0;
     if (d.pf_b) return 0; // near rows: their own prefetch (near_rows_prefetch)
     if (size_t(p.nelems()) * (data_type_size(p.sdt) + data_type_size(p.ddt)) < nt_threshold_bytes)
         return 0;
@@ -3085,11 +3094,13 @@ dim_t src_block_prefetch(const jit_reorder_desc_t &d, const plan_t &p, const ker
     // lines), B src rows apart (a row per tile line streams on its own).
     auto one_size = [&](dim_t n) { return flat || n % T == 0 || n < T; };
     const dim_t tile = std::min(d.n[0], T) * std::min(d.n[1], T) * ssz;
-    if (!one_size(d.n[0]) || !one_size(d.n[1]) || tile % 64 != 0 || d.is[1] * ssz < 256) return 0;
+    const dim_t rows = lanes ? d.in_is : d.is[1];
+    if (!one_size(d.n[0]) || !one_size(d.n[1]) || tile % 64 != 0 || rows * ssz < 256) return 0;
     // The src of a call (micro nodes and baked loops) is one dense block...
     std::vector<std::pair<dim_t, dim_t>> lv; // (stride, count)
     for (int m = 0; m < 2; ++m)
         lv.emplace_back(d.is[m], d.n[m]);
+    if (lanes) lv.emplace_back(d.in_is, d.in_n);
     for (int l = 0; l < d.nloops; ++l)
         lv.emplace_back(d.loop_is[l], d.loop_n[l]);
     const dim_t vol = dense_extent(lv);
@@ -3209,6 +3220,30 @@ dim_t jit_flat_b_tiles(const jit_reorder_desc_t &d) {
         { d.loop_is[L], d.loop_n[L] } };
     if (dense_extent(lv) != 16 * flat) return 0;
     if (!fits32(16 * flat * 4 + d.pf_ahead) || !fits32((15 * d.os[0] + flat) * 4)) return 0;
+    return flat;
+}
+
+// 2x2 filters, OIhw16i16o -> oihw: an interleave, B = 16 i under 4
+// folded hw lanes (src rows 1 KiB apart), the lanes dst-contiguous: each o
+// row of the call is 64 contiguous elements. The usual tiles (row tiles)
+// wrote them from 64-lane rows; flattened, lane k (hw k % 4 of i k / 4)
+// reads its 16 o from one src line, the call is 4 whole 16 x 16 tiles
+// whose dst rows are whole lines, streamed, with the next src block
+// prefetched (jit_flat_b_prefetch_ahead).
+dim_t jit_flat_b_lanes(const jit_reorder_desc_t &d) {
+    if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::interleave) return 0;
+    if (!d.bit_copy || d.byte_tile || d.in_n < 2 || d.comp_lanes || d.beta != 0.f) return 0;
+    if (data_type_size(d.sdt) != 4 || data_type_size(d.ddt) != 4) return 0;
+    if (d.n[0] != 16 || d.is[0] != 1 || d.os[1] != d.in_n) return 0;
+    // Streamed only: in the caches they were even or lost (single-thread,
+    // % of a copy, 512x512x2x2 75-77 -> 69-75, 1024x1024x2x2 71-80 ->
+    // 71-76).
+    if (!d.nt) return 0;
+    const dim_t flat = d.n[1] * d.in_n;
+    if (flat % 16 != 0 || flat > 16 * flat_unrolled_tiles) return 0;
+    std::vector<std::pair<dim_t, dim_t>> lv{ { 1, 16 }, { d.is[1], d.n[1] }, { d.in_is, d.in_n } };
+    if (dense_extent(lv) != 16 * flat) return 0;
+    if (!fits32(16 * flat * 4 + 64 * 1024) || !fits32((15 * d.os[0] + flat) * 4)) return 0;
     return flat;
 }
 
@@ -3600,6 +3635,7 @@ void jit_reorder_desc_init(
     d.flat_pf = jit_flat_a_prefetch(d, kp);
     static const bool flat_b_on = getenv_int("RELAYOUT_JIT_FLAT_B", 1) != 0; // experiment knob
     d.flat_b = flat_b_on ? jit_flat_b_tiles(d) : 0;
+    if (!d.flat_b && flat_b_on) d.flat_b = jit_flat_b_lanes(d);
     if (d.flat_b) d.dst_stage_row = 0; // the flat tiles write whole lines; edge calls cached
     if (d.flat_b && d.isa == cpu_isa_t::avx2) d.nt = nt_lines; // lines of two ymm, back to back
     d.pf_ahead = jit_flat_b_prefetch_ahead(d, p, kp);
@@ -3637,7 +3673,7 @@ void jit_reorder_desc_init(
     // (With flat_b the innermost loop is folded into the flattened tiles;
     // the edge calls' tiles do not stream.)
     if (!d.dst_stage_row)
-        for (int l = 0; l < d.nloops - (d.flat_b ? 1 : 0); ++l)
+        for (int l = 0; l < d.nloops - (d.flat_b && d.in_n == 1 ? 1 : 0); ++l)
             if (d.loop_os[l] * dsz % 64 != 0) d.nt = false;
     // (Cached: the 8x8 tiles complete the lines too. AVX2 flattened tiles:
     // the edge calls' tiles step by the folded loop, not whole lines.)

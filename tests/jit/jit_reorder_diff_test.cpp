@@ -897,8 +897,6 @@ TEST(jit_reorder, FlatShortBTiles) {
         { { 416, 640, 5, 5 }, "OIhw16i16o", "oihw", 400 },
         { { 408, 640, 5, 5 }, "OIhw16i16o", "oihw", 400 },
         { { 128, 128, 3, 3, 3 }, "ABcde16b16a", "abcde", 432 },
-        // 2x2: an interleave (16 o x 4 hw lanes), not flattened
-        { { 256, 256, 2, 2 }, "OIhw16i16o", "oihw", 0 },
         // padded I: the i loop in the driver, not flattened
         { { 1040, 760, 3, 3 }, "OIhw16i16o", "oihw", 0 },
         { { 250, 248, 3, 3 }, "OIhw16i16o", "oihw", 0 },
@@ -990,6 +988,45 @@ TEST(jit_reorder, FlatShortBLoop) {
     c.dstrides = { 352 * 49 + 5, 49, 7, 1 };
     EXPECT_EQ(desc_of(c, isa).flat_b, 784) << c.str();
     EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+}
+
+// 2x2 (1x2) weights to plain are interleaves (16 i x 4 (2) folded hw
+// lanes, dst-contiguous): large ones (streamed) on AVX-512 run the lanes
+// flattened as whole 16 x 16 tiles, each dst row whole lines (desc.flat_b
+// of jit_flat_b_lanes). Bit-exact with the prefetch of the next block,
+// with edge calls (padded O: the usual tiles), odd dst strides (cached
+// stores), a baked loop (I blocks) around the tiles; not in the caches,
+// on AVX2, nor for value paths.
+TEST(jit_reorder, FlatShortBLanes) {
+    const flat_case_t flat_cases[] = { { { 1280, 1280, 2, 2 }, "OIhw16i16o", "oihw", 64 },
+        { { 1272, 1280, 2, 2 }, "OIhw16i16o", "oihw", 64 }, // edge calls
+        { { 3072, 512, 2, 2 }, "OIhw16i16o", "oihw", 64 },  // a baked loop
+        { { 2048, 1536, 1, 2 }, "OIhw16i16o", "oihw", 32 },
+        { { 256, 256, 2, 2 }, "OIhw16i16o", "oihw", 0 } }; // cached
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) return;
+    run_flat_cases(flat_cases, isa, &x64::jit_reorder_desc_t::flat_b);
+    jit_case_t c;
+    c.stag = "OIhw16i16o";
+    c.dtag = "oihw";
+    c.dims = { 1272, 1280, 2, 2 };
+    EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
+    EXPECT_EQ(pf(c, isa), 16 * 1024) << c.str();
+    EXPECT_EQ(desc_of(c, cpu_isa_t::avx2).flat_b, 0) << c.str();
+    // Odd dst strides: o rows of 1280 x 4 + 5 elements (a streaming
+    // kernel whose flattened tiles store cached).
+    c.dstrides = { 1280 * 4 + 5, 4, 2, 1 };
+    EXPECT_EQ(desc_of(c, isa).flat_b, 64) << c.str();
+    EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    c.dstrides.clear();
+    c.dims = { 256, 256, 2, 2 };
+    c.src_scale_mask = 0;
+    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    c.src_scale_mask = -1;
+    c.sdt = c.ddt = relayout_bf16;
+    EXPECT_EQ(desc_of(c, isa).flat_b, 0) << c.str();
     EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
 }
 
