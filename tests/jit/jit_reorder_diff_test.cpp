@@ -879,6 +879,17 @@ void run_flat_cases(
     }
 }
 
+// The flattened short-B tests' value paths: `c` with a src scale
+// (bit-exact), and as bf16 (not flattened, bit-exact).
+void check_flat_b_value_paths(jit_case_t c, cpu_isa_t isa) {
+    c.src_scale_mask = 0;
+    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    c.src_scale_mask = -1;
+    c.sdt = c.ddt = relayout_bf16;
+    EXPECT_EQ(desc_of(c, isa).flat_b, 0) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+}
+
 // 16i16o blocked weights to plain whose B is not whole tiles (3x3, 5x5,
 // 3x3x3 filters): the call's B positions under the baked i loop run
 // flattened as whole 16 x 16 tiles (AVX2: 8x16 pairs of 8x8 tiles), each
@@ -946,12 +957,28 @@ TEST(jit_reorder, FlatShortBTiles) {
             EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
         }
         c.dims = { 128, 128, 3, 3 };
-        c.src_scale_mask = 0;
-        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
-        c.src_scale_mask = -1;
-        c.sdt = c.ddt = relayout_bf16;
-        EXPECT_EQ(desc_of(c, isa).flat_b, 0) << c.str();
+        check_flat_b_value_paths(c, isa);
     }
+}
+
+// A streamed problem whose AVX-512 flattened short-B tiles take fc.flat
+// positions and prefetch the next block `pf_bytes` ahead (AVX2: not
+// flattened); with `odd` dst strides (o rows not whole lines apart: a
+// streaming kernel whose flattened tiles store cached) bit-exact too.
+void check_flat_b_streamed(const flat_case_t &fc, dim_t pf_bytes, std::vector<dim_t> odd) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    jit_case_t c;
+    c.dims = fc.dims;
+    c.stag = fc.stag;
+    c.dtag = fc.dtag;
+    EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
+    EXPECT_EQ(pf(c, isa), pf_bytes) << c.str();
+    EXPECT_EQ(desc_of(c, cpu_isa_t::avx2).flat_b, 0) << c.str();
+    if (odd.empty()) return;
+    c.dstrides = std::move(odd);
+    EXPECT_EQ(desc_of(c, isa).flat_b, fc.flat) << c.str();
+    EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
 }
 
 // Flattened short-B tiles of more than 32 tiles (7x7: 784 positions,
@@ -972,23 +999,8 @@ TEST(jit_reorder, FlatShortBLoop) {
     const cpu_isa_t isa = cpu_isa_t::avx512_core;
     if (!x64::isa_allowed(isa)) return;
     run_flat_cases(flat_cases, isa, &x64::jit_reorder_desc_t::flat_b);
-    jit_case_t c;
-    c.stag = "ABcde16b16a";
-    c.dtag = "abcde";
-    c.dims = { 200, 256, 5, 5, 5 };
-    EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
-    EXPECT_EQ(pf(c, isa), 16 * 16 * 125 * 4) << c.str();
-    EXPECT_EQ(desc_of(c, cpu_isa_t::avx2).flat_b, 0) << c.str();
-    c.stag = "OIhw16i16o";
-    c.dtag = "oihw";
-    c.dims = { 376, 352, 7, 7 };
-    EXPECT_EQ(pf(c, isa), 16 * 16 * 49 * 4) << c.str();
-    // Odd dst strides: o rows of 352 x 49 + 5 elements (a streaming
-    // kernel whose flattened tiles store cached).
-    c.dstrides = { 352 * 49 + 5, 49, 7, 1 };
-    EXPECT_EQ(desc_of(c, isa).flat_b, 784) << c.str();
-    EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
-    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    check_flat_b_streamed(flat_cases[5], 16 * 16 * 125 * 4, {});                        // 5x5x5
+    check_flat_b_streamed(flat_cases[3], 16 * 16 * 49 * 4, { 352 * 49 + 5, 49, 7, 1 }); // 7x7
 }
 
 // 2x2 (1x2) weights to plain are interleaves (16 i x 4 (2) folded hw
@@ -1007,27 +1019,12 @@ TEST(jit_reorder, FlatShortBLanes) {
     const cpu_isa_t isa = cpu_isa_t::avx512_core;
     if (!x64::isa_allowed(isa)) return;
     run_flat_cases(flat_cases, isa, &x64::jit_reorder_desc_t::flat_b);
+    check_flat_b_streamed(flat_cases[1], 16 * 1024, { 1280 * 4 + 5, 4, 2, 1 });
     jit_case_t c;
     c.stag = "OIhw16i16o";
     c.dtag = "oihw";
-    c.dims = { 1272, 1280, 2, 2 };
-    EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
-    EXPECT_EQ(pf(c, isa), 16 * 1024) << c.str();
-    EXPECT_EQ(desc_of(c, cpu_isa_t::avx2).flat_b, 0) << c.str();
-    // Odd dst strides: o rows of 1280 x 4 + 5 elements (a streaming
-    // kernel whose flattened tiles store cached).
-    c.dstrides = { 1280 * 4 + 5, 4, 2, 1 };
-    EXPECT_EQ(desc_of(c, isa).flat_b, 64) << c.str();
-    EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
-    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
-    c.dstrides.clear();
     c.dims = { 256, 256, 2, 2 };
-    c.src_scale_mask = 0;
-    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
-    c.src_scale_mask = -1;
-    c.sdt = c.ddt = relayout_bf16;
-    EXPECT_EQ(desc_of(c, isa).flat_b, 0) << c.str();
-    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    check_flat_b_value_paths(c, isa);
 }
 
 // Plain weights to 16i16o blocks with a short A (3x3, 5x5, 3x3x3 filters;
