@@ -46,6 +46,11 @@ constexpr int stack_bytes_stage = buf_stage + 64 * 64;
 // bytes of the call's dst, at buf_stage.
 constexpr int dst_stage_bytes = 16 * 1024;
 
+// Flattened tiles unrolled at most (more: gen_flat_b_loop, AVX-512).
+constexpr int64_t flat_unrolled_tiles = 32;
+// Flattened short-B positions at most (the loop's table: 4 bytes each).
+constexpr int64_t flat_b_looped_max = 2048;
+
 bool fits32(int64_t v) {
     return v >= -(int64_t(1) << 30) && v < (int64_t(1) << 30);
 }
@@ -526,7 +531,17 @@ private:
     void gen_f32_line_pair(int64_t osA, const std::function<int64_t(int)> &row_disp);
     void gen_flat_bytes();
     void flat_bytes_stage_row(int o, int64_t stage_row);
-    Label c_flat_perm_; // gen_flat_bytes: the dwords of 4 packed vectors back in order
+    Label c_flat_perm_;  // gen_flat_bytes: the dwords of 4 packed vectors back in order
+    Label c_flat_b_src_; // gen_flat_b_loop: each flattened position's src offset (bytes)
+    void gen_flat_b_loop(bool nt);
+    // Flattened short-B position k's src offset (bytes): B position
+    // k % n[1] of the folded loop's iteration k / n[1]; of an interleave
+    // (jit_flat_b_lanes), lane k: folded position k % in_n of B position
+    // k / in_n.
+    int64_t flat_b_src(int64_t k) const {
+        if (d_.in_n > 1) return ((k % d_.in_n) * d_.in_is + (k / d_.in_n) * d_.is[1]) * ssz_;
+        return (k % d_.n[1]) * d_.is[1] * ssz_ + (k / d_.n[1]) * d_.loop_is[d_.nloops - 1] * ssz_;
+    }
     void gen_lanes();
     bool lanes_tile() const;
     void gen_scalar();
@@ -748,6 +763,7 @@ void reorder_gen_t::emit_constants() {
     // After vpackssdw (a, b), (c, d) and a byte pack, dword q of 128-bit
     // lane L holds elements 4 L .. 4 L + 3 of vector q (gen_flat_bytes).
     table(c_flat_perm_, 16, [&](int i) { dd(4 * (i % 4) + i / 4); });
+    table(c_flat_b_src_, (int)d_.flat_b, [&](int k) { dd(uint32_t(flat_b_src(k))); });
     if ((d_.byte_tile || bytes_ || d_.flat_bytes) && d_.comp_lanes) {
         u(c_ones8_, 0x01010101);
         u(c_ones16_, 0x00010001);
@@ -2636,28 +2652,29 @@ void reorder_gen_t::gen_transpose_flat() {
 // L1), each dst row still one whole line.
 void reorder_gen_t::gen_transpose_flat_b() {
     tb_ = W_;
-    const int64_t nB = d_.n[1], isB = d_.is[1] * ssz_;
-    const int64_t isL = d_.loop_is[d_.nloops - 1] * ssz_; // the folded (innermost) loop
     const bool nt = d_.nt && d_.os[0] * dsz_ % 64 == 0;
-    auto src_of = [&](int64_t k) { return (k % nB) * isB + (k / nB) * isL; };
     if (!z_) {
         for (int64_t j = 0; j < d_.flat_b / 16; ++j)
             for (int o = 0; o < 2; ++o) {
                 ymm_tile_pair([&](int h, int b) {
                     const int64_t k = 16 * j + 8 * h + b;
                     if (d_.pf_ahead && o == 0) prefetcht2(ptr[r8 + d_.pf_ahead + k * 64]);
-                    return ptr[r8 + src_of(k) + 32 * o];
+                    return ptr[r8 + flat_b_src(k) + 32 * o];
                 });
                 ymm_pair_lines(
                         nt, r9, [&](int a) { return (8 * o + a) * d_.os[0] * dsz_ + j * 64; });
             }
         return;
     }
+    if (d_.flat_b > 16 * flat_unrolled_tiles) {
+        gen_flat_b_loop(nt);
+        return;
+    }
     for (int64_t j = 0; j < d_.flat_b / 16; ++j) {
         for (int b = 0; b < 16; ++b) {
             const int64_t k = 16 * j + b;
             if (d_.pf_ahead) prefetcht2(ptr[r8 + d_.pf_ahead + k * 64]);
-            vmovups(Zmm(b), ptr[r8 + src_of(k)]);
+            vmovups(Zmm(b), ptr[r8 + flat_b_src(k)]);
         }
         transpose_tile();
         stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
@@ -2667,6 +2684,37 @@ void reorder_gen_t::gen_transpose_flat_b() {
             }
         });
     }
+}
+
+// Flattened short-B tiles of more than flat_unrolled_tiles tiles (5x5x5:
+// 2000 positions, 7x7: 784), AVX-512: the same tiles in a run-time loop,
+// each position's src offset from a table (c_flat_b_src_, 4 bytes per
+// position), the dst one line on per tile. The next block is prefetched
+// in address order as the unrolled tiles do (16 lines per tile).
+void reorder_gen_t::gen_flat_b_loop(bool nt) {
+    Label lp;
+    lea(rbx, ptr[rip + c_flat_b_src_]);
+    mov(r13, r9);
+    if (d_.pf_ahead) lea(r14, ptr[r8 + (int)d_.pf_ahead]);
+    mov(r12d, (uint32_t)(d_.flat_b / 16));
+    L(lp);
+    for (int b = 0; b < 16; ++b) {
+        if (d_.pf_ahead) prefetcht2(ptr[r14 + b * 64]);
+        movsxd(rax, dword[rbx + b * 4]);
+        vmovups(Zmm(b), ptr[r8 + rax]);
+    }
+    transpose_tile();
+    stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
+        for (int a = 0; a < 16; ++a) {
+            const Address dst = ptr[r13 + a * d_.os[0] * dsz_];
+            stream ? vmovntps(dst, Zmm(a)) : vmovups(dst, Zmm(a));
+        }
+    });
+    add(rbx, 64);
+    add(r13, 64);
+    if (d_.pf_ahead) add(r14, 1024);
+    dec(r12d);
+    jnz(lp, T_NEAR);
 }
 
 // AVX2 tiles of 8 A rows x 16 B lanes for the flattened tiles: two 8x8
@@ -2907,7 +2955,8 @@ void reorder_gen_t::generate() {
     whole_calls(d_.quad_a, d_.nloops, [&] { gen_quad_a(); });
     // The flattened tiles replace the innermost baked loop.
     whole_calls(d_.flat_a != 0, d_.nloops - 1, [&] { gen_transpose_flat(); });
-    whole_calls(d_.flat_b != 0, d_.nloops - 1, [&] { gen_transpose_flat_b(); });
+    // (Flattened interleave lanes: every baked loop around them.)
+    whole_calls(d_.flat_b != 0, d_.nloops - (d_.in_n > 1 ? 0 : 1), [&] { gen_transpose_flat_b(); });
     whole_calls(d_.flat_bytes != 0, d_.nloops - 1, [&] { gen_flat_bytes(); });
     baked_loops(d_.nloops, [&] {
         switch (d_.strategy) {
@@ -3134,9 +3183,14 @@ namespace {
 
 // jit_src_prefetch_ahead; `flat`: the tiles are flattened (whole 16 x 16
 // tiles whatever A and B, see jit_flat_b_prefetch_ahead).
-dim_t src_block_prefetch(
-        const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp, bool flat) {
-    if (d.strategy != kernel_strategy_t::transpose || d.byte_tile || d.in_n != 1) return 0;
+dim_t src_block_prefetch(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp,
+        bool flat, dim_t max_bytes = 64 * 1024) {
+    // (Flattened interleave lanes, jit_flat_b_lanes: B's rows are the
+    // folded lanes', in_is apart.)
+    const bool lanes = flat && d.strategy == kernel_strategy_t::interleave && d.in_n > 1;
+    if ((d.strategy != kernel_strategy_t::transpose && !lanes) || d.byte_tile
+            || (d.in_n != 1 && !lanes))
+        return 0;
     if (d.pf_b) return 0; // near rows: their own prefetch (near_rows_prefetch)
     if (size_t(p.nelems()) * (data_type_size(p.sdt) + data_type_size(p.ddt)) < nt_threshold_bytes)
         return 0;
@@ -3146,11 +3200,13 @@ dim_t src_block_prefetch(
     // lines), B src rows apart (a row per tile line streams on its own).
     auto one_size = [&](dim_t n) { return flat || n % T == 0 || n < T; };
     const dim_t tile = std::min(d.n[0], T) * std::min(d.n[1], T) * ssz;
-    if (!one_size(d.n[0]) || !one_size(d.n[1]) || tile % 64 != 0 || d.is[1] * ssz < 256) return 0;
+    const dim_t rows = lanes ? d.in_is : d.is[1];
+    if (!one_size(d.n[0]) || !one_size(d.n[1]) || tile % 64 != 0 || rows * ssz < 256) return 0;
     // The src of a call (micro nodes and baked loops) is one dense block...
     std::vector<std::pair<dim_t, dim_t>> lv; // (stride, count)
     for (int m = 0; m < 2; ++m)
         lv.emplace_back(d.is[m], d.n[m]);
+    if (lanes) lv.emplace_back(d.in_is, d.in_n);
     for (int l = 0; l < d.nloops; ++l)
         lv.emplace_back(d.loop_is[l], d.loop_n[l]);
     const dim_t vol = dense_extent(lv);
@@ -3160,7 +3216,7 @@ dim_t src_block_prefetch(
     const kloop_t &next = kp.driver.back();
     if (next.tab >= 0 || next.split_of >= 0 || next.is != vol || next.n < 2) return 0;
     const dim_t bytes = vol * ssz;
-    if (bytes > 64 * 1024) return 0;
+    if (bytes > max_bytes) return 0;
     return std::max<dim_t>(bytes, 16 * 1024);
 }
 
@@ -3184,7 +3240,10 @@ dim_t jit_flat_b_prefetch_ahead(
         const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
     static const int knob = getenv_int("RELAYOUT_JIT_FLAT_B_PF", 1); // experiment knob
     if (!d.flat_b || d.pf_ahead || knob <= 0) return d.pf_ahead;
-    const dim_t pf = knob * src_block_prefetch(d, p, kp, true);
+    // (The looped tiles' blocks, 5x5x5: 125 KiB, up to a quarter of the
+    // L2 each: the next one fits beside the current one.)
+    const dim_t max_bytes = d.flat_b > 16 * flat_unrolled_tiles ? 256 * 1024 : 64 * 1024;
+    const dim_t pf = knob * src_block_prefetch(d, p, kp, true, max_bytes);
     return fits32(16 * d.flat_b * 4 + pf) ? pf : 0;
 }
 
@@ -3256,13 +3315,41 @@ dim_t jit_flat_b_tiles(const jit_reorder_desc_t &d) {
     const int L = d.nloops - 1; // the innermost baked loop continues B in the dst
     if (d.loop_os[L] != d.n[1]) return 0;
     const dim_t flat = d.n[1] * d.loop_n[L];
-    if (flat % 16 != 0 || flat > 16 * 32) return 0; // unrolled: at most 32 tiles
+    // Unrolled: at most 32 tiles; more in a loop (AVX-512), up to a table
+    // of flat_b_looped_max positions.
+    const dim_t max_flat =
+            d.isa == cpu_isa_t::avx512_core ? flat_b_looped_max : 16 * flat_unrolled_tiles;
+    if (flat % 16 != 0 || flat > max_flat) return 0;
     // The body's src (16 A x B x the loop) one dense block of flat lines
     // (the prefetch ahead walks it in address order).
     std::vector<std::pair<dim_t, dim_t>> lv{ { 1, 16 }, { d.is[1], d.n[1] },
         { d.loop_is[L], d.loop_n[L] } };
     if (dense_extent(lv) != 16 * flat) return 0;
     if (!fits32(16 * flat * 4 + d.pf_ahead) || !fits32((15 * d.os[0] + flat) * 4)) return 0;
+    return flat;
+}
+
+// 2x2 filters, OIhw16i16o -> oihw: an interleave, B = 16 i under 4
+// folded hw lanes (src rows 1 KiB apart), the lanes dst-contiguous: each o
+// row of the call is 64 contiguous elements. The usual tiles (row tiles)
+// wrote them from 64-lane rows; flattened, lane k (hw k % 4 of i k / 4)
+// reads its 16 o from one src line, the call is 4 whole 16 x 16 tiles
+// whose dst rows are whole lines, streamed, with the next src block
+// prefetched (jit_flat_b_prefetch_ahead).
+dim_t jit_flat_b_lanes(const jit_reorder_desc_t &d) {
+    if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::interleave) return 0;
+    if (!d.bit_copy || d.byte_tile || d.in_n < 2 || d.comp_lanes || d.beta != 0.f) return 0;
+    if (data_type_size(d.sdt) != 4 || data_type_size(d.ddt) != 4) return 0;
+    if (d.n[0] != 16 || d.is[0] != 1 || d.os[1] != d.in_n) return 0;
+    // Streamed only: in the caches they were even or lost (single-thread,
+    // % of a copy, 512x512x2x2 75-77 -> 69-75, 1024x1024x2x2 71-80 ->
+    // 71-76).
+    if (!d.nt) return 0;
+    const dim_t flat = d.n[1] * d.in_n;
+    if (flat % 16 != 0 || flat > 16 * flat_unrolled_tiles) return 0;
+    std::vector<std::pair<dim_t, dim_t>> lv{ { 1, 16 }, { d.is[1], d.n[1] }, { d.in_is, d.in_n } };
+    if (dense_extent(lv) != 16 * flat) return 0;
+    if (!fits32(16 * flat * 4 + 64 * 1024) || !fits32((15 * d.os[0] + flat) * 4)) return 0;
     return flat;
 }
 
@@ -3654,6 +3741,7 @@ void jit_reorder_desc_init(
     d.flat_pf = jit_flat_a_prefetch(d, kp);
     static const bool flat_b_on = getenv_int("RELAYOUT_JIT_FLAT_B", 1) != 0; // experiment knob
     d.flat_b = flat_b_on ? jit_flat_b_tiles(d) : 0;
+    if (!d.flat_b && flat_b_on) d.flat_b = jit_flat_b_lanes(d);
     if (d.flat_b) d.dst_stage_row = 0; // the flat tiles write whole lines; edge calls cached
     if (d.flat_b && d.isa == cpu_isa_t::avx2) d.nt = nt_lines; // lines of two ymm, back to back
     d.pf_ahead = jit_flat_b_prefetch_ahead(d, p, kp);
@@ -3691,7 +3779,7 @@ void jit_reorder_desc_init(
     // (With flat_b the innermost loop is folded into the flattened tiles;
     // the edge calls' tiles do not stream.)
     if (!d.dst_stage_row)
-        for (int l = 0; l < d.nloops - (d.flat_b ? 1 : 0); ++l)
+        for (int l = 0; l < d.nloops - (d.flat_b && d.in_n == 1 ? 1 : 0); ++l)
             if (d.loop_os[l] * dsz % 64 != 0) d.nt = false;
     // (Cached: the 8x8 tiles complete the lines too. AVX2 flattened tiles:
     // the edge calls' tiles step by the folded loop, not whole lines.)

@@ -236,8 +236,15 @@ dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d);
 // not a whole number of tiles and dst-contiguous, continued in the dst by the
 // innermost baked loop (dst stride n[1]), with A a whole tile of src
 // lines, a dense src per call body and a multiple of 16 flattened
-// positions.
+// positions: up to 32 tiles unrolled, on AVX-512 more in a loop (7x7,
+// 5x5x5).
 dim_t jit_flat_b_tiles(const jit_reorder_desc_t &d);
+
+// desc.flat_b of an interleave (0: none): AVX-512 f32 bit copies whose
+// lanes (B under its folded level, 2x2 weights to plain: 16 i x 4 hw) are
+// dst-contiguous, A a whole tile of src lines, a dense src per call and a
+// multiple of 16 lanes, streamed: the lanes flattened as whole tiles.
+dim_t jit_flat_b_lanes(const jit_reorder_desc_t &d);
 
 // desc.flat_pf (0: none): flattened tiles (or flattened rows to bytes) of
 // a large problem (streamed dst) whose next call reads the next flat_a

@@ -879,6 +879,17 @@ void run_flat_cases(
     }
 }
 
+// The flattened short-B tests' value paths: `c` with a src scale
+// (bit-exact), and as bf16 (not flattened, bit-exact).
+void check_flat_b_value_paths(jit_case_t c, cpu_isa_t isa) {
+    c.src_scale_mask = 0;
+    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    c.src_scale_mask = -1;
+    c.sdt = c.ddt = relayout_bf16;
+    EXPECT_EQ(desc_of(c, isa).flat_b, 0) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+}
+
 // 16i16o blocked weights to plain whose B is not whole tiles (3x3, 5x5,
 // 3x3x3 filters): the call's B positions under the baked i loop run
 // flattened as whole 16 x 16 tiles (AVX2: 8x16 pairs of 8x8 tiles), each
@@ -897,8 +908,6 @@ TEST(jit_reorder, FlatShortBTiles) {
         { { 416, 640, 5, 5 }, "OIhw16i16o", "oihw", 400 },
         { { 408, 640, 5, 5 }, "OIhw16i16o", "oihw", 400 },
         { { 128, 128, 3, 3, 3 }, "ABcde16b16a", "abcde", 432 },
-        // 2x2: an interleave (16 o x 4 hw lanes), not flattened
-        { { 256, 256, 2, 2 }, "OIhw16i16o", "oihw", 0 },
         // padded I: the i loop in the driver, not flattened
         { { 1040, 760, 3, 3 }, "OIhw16i16o", "oihw", 0 },
         { { 250, 248, 3, 3 }, "OIhw16i16o", "oihw", 0 },
@@ -939,20 +948,83 @@ TEST(jit_reorder, FlatShortBTiles) {
         EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
         c.stag = "OIhw16i16o";
         c.dtag = "oihw";
-        // Not flattened: whole B tiles (4x4), more than 32 tiles (7x7), value
-        // paths, other types.
+        // Not flattened: whole B tiles (4x4), more than 32 tiles on AVX2
+        // (7x7; AVX-512: FlatShortBLoop), value paths, other types.
         for (const auto &dims : { std::vector<dim_t>{ 256, 256, 4, 4 }, { 64, 64, 7, 7 } }) {
             c.dims = dims;
-            EXPECT_EQ(desc_of(c, isa).flat_b, 0) << c.str();
+            const bool looped = dims[2] == 7 && isa == cpu_isa_t::avx512_core;
+            EXPECT_EQ(desc_of(c, isa).flat_b, looped ? 784 : 0) << c.str();
             EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
         }
         c.dims = { 128, 128, 3, 3 };
-        c.src_scale_mask = 0;
-        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
-        c.src_scale_mask = -1;
-        c.sdt = c.ddt = relayout_bf16;
-        EXPECT_EQ(desc_of(c, isa).flat_b, 0) << c.str();
+        check_flat_b_value_paths(c, isa);
     }
+}
+
+// A streamed problem whose AVX-512 flattened short-B tiles take fc.flat
+// positions and prefetch the next block `pf_bytes` ahead (AVX2: not
+// flattened); with `odd` dst strides (o rows not whole lines apart: a
+// streaming kernel whose flattened tiles store cached) bit-exact too.
+void check_flat_b_streamed(const flat_case_t &fc, dim_t pf_bytes, std::vector<dim_t> odd) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    jit_case_t c;
+    c.dims = fc.dims;
+    c.stag = fc.stag;
+    c.dtag = fc.dtag;
+    EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
+    EXPECT_EQ(pf(c, isa), pf_bytes) << c.str();
+    EXPECT_EQ(desc_of(c, cpu_isa_t::avx2).flat_b, 0) << c.str();
+    if (odd.empty()) return;
+    c.dstrides = std::move(odd);
+    EXPECT_EQ(desc_of(c, isa).flat_b, fc.flat) << c.str();
+    EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+}
+
+// Flattened short-B tiles of more than 32 tiles (7x7: 784 positions,
+// 5x5x5: 2000) run in a loop on AVX-512, each position's src offset from
+// a table (AVX2: not flattened). Bit-exact cached and streamed (with the
+// prefetch of the next block: 5x5x5 one block of 125 KiB ahead), with edge
+// calls (padded O), odd dst strides (cached), an outer baked loop
+// (groups), and the largest B the i loop is baked with (127: 2032).
+TEST(jit_reorder, FlatShortBLoop) {
+    const flat_case_t flat_cases[] = { { { 64, 64, 7, 7 }, "OIhw16i16o", "oihw", 784 },
+        { { 56, 64, 7, 7 }, "OIhw16i16o", "oihw", 784 },   // edge calls
+        { { 384, 352, 7, 7 }, "OIhw16i16o", "oihw", 784 }, // streamed
+        { { 376, 352, 7, 7 }, "OIhw16i16o", "oihw", 784 }, // streamed, edge calls
+        { { 64, 64, 5, 5, 5 }, "ABcde16b16a", "abcde", 2000 },
+        { { 200, 256, 5, 5, 5 }, "ABcde16b16a", "abcde", 2000 }, // streamed, edge calls
+        { { 64, 64, 1, 127 }, "OIhw16i16o", "oihw", 2032 },      // the largest baked i loop
+        { { 16, 32, 32, 7, 7 }, "aBCde16c16b", "abcde", 784 } }; // outer baked loop
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) return;
+    run_flat_cases(flat_cases, isa, &x64::jit_reorder_desc_t::flat_b);
+    check_flat_b_streamed(flat_cases[5], 16 * 16 * 125 * 4, {});                        // 5x5x5
+    check_flat_b_streamed(flat_cases[3], 16 * 16 * 49 * 4, { 352 * 49 + 5, 49, 7, 1 }); // 7x7
+}
+
+// 2x2 (1x2) weights to plain are interleaves (16 i x 4 (2) folded hw
+// lanes, dst-contiguous): large ones (streamed) on AVX-512 run the lanes
+// flattened as whole 16 x 16 tiles, each dst row whole lines (desc.flat_b
+// of jit_flat_b_lanes). Bit-exact with the prefetch of the next block,
+// with edge calls (padded O: the usual tiles), odd dst strides (cached
+// stores), a baked loop (I blocks) around the tiles; not in the caches,
+// on AVX2, nor for value paths.
+TEST(jit_reorder, FlatShortBLanes) {
+    const flat_case_t flat_cases[] = { { { 1280, 1280, 2, 2 }, "OIhw16i16o", "oihw", 64 },
+        { { 1272, 1280, 2, 2 }, "OIhw16i16o", "oihw", 64 }, // edge calls
+        { { 3072, 512, 2, 2 }, "OIhw16i16o", "oihw", 64 },  // a baked loop
+        { { 2048, 1536, 1, 2 }, "OIhw16i16o", "oihw", 32 },
+        { { 256, 256, 2, 2 }, "OIhw16i16o", "oihw", 0 } }; // cached
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) return;
+    run_flat_cases(flat_cases, isa, &x64::jit_reorder_desc_t::flat_b);
+    check_flat_b_streamed(flat_cases[1], 16 * 1024, { 1280 * 4 + 5, 4, 2, 1 });
+    jit_case_t c;
+    c.stag = "OIhw16i16o";
+    c.dtag = "oihw";
+    c.dims = { 256, 256, 2, 2 };
+    check_flat_b_value_paths(c, isa);
 }
 
 // Plain weights to 16i16o blocks with a short A (3x3, 5x5, 3x3x3 filters;
