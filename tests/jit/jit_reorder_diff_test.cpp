@@ -783,6 +783,34 @@ dim_t pf(const jit_case_t &c, cpu_isa_t isa) {
     return desc_of(c, isa).pf_ahead;
 }
 
+// Large copies and conversions stream on AVX2 too: whole lines of two ymm
+// stores (8-bit dsts: a line from two groups of four vectors). The desc
+// keeps nt on both ISAs; bit-exact for every dst type, with a scale, as
+// a bit copy, with a tail after the last whole group (280 x 45001
+// elements), and (8- and 16-bit packs, bit copy) with rows of 45013
+// elements whose calls are mostly not line-aligned (those store cached).
+TEST(jit_reorder, CopyStreamsOnBothIsas) {
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (data_type_t d : { relayout_f32, relayout_bf16, relayout_f16, relayout_s8, relayout_u8,
+                     relayout_s16 }) {
+            jit_case_t c = jit_case_t::of({ 280, 45001 }, relayout_f32, d, "ab", "ab");
+            c.src_scale_mask = 0;
+            ASSERT_GE(c.dims[0] * c.dims[1] * (4 + data_type_size(d)), x64::nt_threshold_bytes);
+            EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
+            EXPECT_TRUE(run_jit_case(c, isa));
+            if (d != relayout_s8 && d != relayout_bf16) continue;
+            c.dstrides = { 45013, 1 };
+            EXPECT_TRUE(run_jit_case(c, isa));
+        }
+        jit_case_t c = jit_case_t::of({ 280, 45001 }, relayout_f32, relayout_f32, "ab", "ab");
+        EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa));
+        c.dstrides = { 45013, 1 };
+        EXPECT_TRUE(run_jit_case(c, isa));
+    }
+}
+
 // Blocked weights to plain (OIhw16i16o -> oihw, large): each call reads
 // one dense 16 KiB src block, the next call the next one, so the tiles
 // prefetch it in address order (desc.pf_ahead). Bit-exact with the
