@@ -1253,6 +1253,41 @@ TEST(jit_reorder, Compensation) {
     }
 }
 
+// AVX2 1- and 2-byte bit copies on the ymm tiles (desc.ymm_small): 16
+// bytes of A x 16 lanes, groups of 4 A tiles, edges element by element.
+// The desc takes them on AVX2 only, not with compensation nor for 4-byte
+// types; bit-exact with partial groups (A = 100: 64 + 2 tiles + an edge),
+// partial B tiles, odd strides, padded blocks and folded lanes (4i16o4i).
+TEST(jit_reorder, YmmSmallTiles) {
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        const bool y = isa == cpu_isa_t::avx2;
+        for (data_type_t dt : { relayout_s8, relayout_bf16 }) {
+            const int e = (int)data_type_size(dt);
+            for (dim_t m : { 37, 100, 300 })
+                for (dim_t k : { 16, 100, 129 }) {
+                    jit_case_t c = jit_case_t::of({ m, k }, dt, dt, "ab", "ba");
+                    EXPECT_EQ(desc_of(c, isa).ymm_small, y ? e : 0) << c.str();
+                    EXPECT_TRUE(run_jit_case(c, isa));
+                    c.sstrides = { k + 3, 1 };
+                    c.dstrides = { 1, m + 5 };
+                    EXPECT_TRUE(run_jit_case(c, isa));
+                }
+            jit_case_t c = jit_case_t::of({ 2, 20, 9, 23 }, dt, dt, "nchw", "nChw16c");
+            EXPECT_TRUE(run_jit_case(c, isa));
+            c = jit_case_t::of({ 2, 20, 9, 23 }, dt, dt, "nchw", "nhwc");
+            EXPECT_TRUE(run_jit_case(c, isa));
+            c = jit_case_t::of({ 64, 48, 3, 3 }, dt, dt, "oihw", "OIhw4i16o4i");
+            EXPECT_TRUE(run_jit_case(c, isa));
+        }
+        jit_case_t c = jit_case_t::of({ 300, 100 }, relayout_f32, relayout_f32, "ab", "ba");
+        EXPECT_EQ(desc_of(c, isa).ymm_small, 0) << c.str();
+        c = jit_case_t::of({ 64, 48, 3, 3 }, relayout_s8, relayout_s8, "oihw", "OIhw4i16o4i");
+        c.set_comp(relayout_extra_flag_compensation_conv_s8s8, 1);
+        EXPECT_TRUE(run_jit_case(c, isa));
+    }
+}
+
 // 1-byte bit copies as byte tiles (AVX-512: 16 A positions x 64 B lanes,
 // partial A counts masked, B tails on 32-bit tiles) and the AVX2 shifted
 // last A tile: sizes around both tile edges, odd strides, padded A and B,
