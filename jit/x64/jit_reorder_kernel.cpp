@@ -542,8 +542,13 @@ private:
         if (d_.in_n > 1) return ((k % d_.in_n) * d_.in_is + (k / d_.in_n) * d_.is[1]) * ssz_;
         return (k % d_.n[1]) * d_.is[1] * ssz_ + (k / d_.n[1]) * d_.loop_is[d_.nloops - 1] * ssz_;
     }
+    Label c_ymm_perm_;   // gen_copy (AVX2): the dwords of 4 packed ymm back in order
+    void ymm_copy_lines(int e0);
     void gen_lanes();
     bool lanes_tile() const;
+    void gen_ymm_small_tiles();
+    void ymm_small_transpose(int e, int col[8][2]);
+    void ymm_small_edge(int TA, int log_n1);
     void gen_scalar();
     void transpose_tile();
     void transpose_tile_body();
@@ -764,6 +769,7 @@ void reorder_gen_t::emit_constants() {
     // lane L holds elements 4 L .. 4 L + 3 of vector q (gen_flat_bytes).
     table(c_flat_perm_, 16, [&](int i) { dd(4 * (i % 4) + i / 4); });
     table(c_flat_b_src_, (int)d_.flat_b, [&](int k) { dd(uint32_t(flat_b_src(k))); });
+    table(c_ymm_perm_, 8, [&](int i) { dd(4 * (i % 2) + i / 2); });
     if ((d_.byte_tile || bytes_ || d_.flat_bytes) && d_.comp_lanes) {
         u(c_ones8_, 0x01010101);
         u(c_ones16_, 0x00010001);
@@ -783,8 +789,9 @@ void reorder_gen_t::gen_copy_bits() {
     }
     xor_(rax, rax);
     auto vec = [&](int i) { return z_ ? Xmm(Zmm(i)) : Xmm(Ymm(i)); };
-    if (z_ && d_.nt) {
-        // Large dst (line-aligned call): whole lines, streamed.
+    if (d_.nt) {
+        // Large dst (line-aligned call): whole lines, streamed (AVX2: two
+        // ymm stores back to back per line).
         Label lnt, lnt_end;
         cmp(qword[rsp + s_nt], 0);
         je(lnt_end, T_NEAR);
@@ -795,7 +802,7 @@ void reorder_gen_t::gen_copy_bits() {
         for (int j = 0; j < U; ++j)
             vmovups(vec(j), ptr[r8 + rax + j * VB]);
         for (int j = 0; j < U; ++j)
-            vmovntdq(ptr[r9 + rax + j * VB], Zmm(j));
+            vmovntdq(ptr[r9 + rax + j * VB], vec(j));
         add(rax, U * VB);
         jmp(lnt);
         L(lnt_end);
@@ -905,6 +912,33 @@ void reorder_gen_t::gen_copy() {
         jmp(lnt);
         L(lnt_end);
     }
+    if (!z_ && d_.nt) {
+        // AVX2, large dst: 4 vectors packed into whole lines (8-bit dsts:
+        // two groups of 4 per line, its halves stored back to back),
+        // streamed. Cached, every store first read its line. AVX2,
+        // 16x256x64x64 with a scale, 1 thread, % of a streaming copy (3
+        // interleaved rounds): f32 -> s8 56-68 -> 76-86, -> bf16 68-70 ->
+        // 79-91, -> f32 64-70 -> 92-97.
+        const int G = dsz_ == 1 ? 2 : 1;
+        Label lnt, lnt_end;
+        cmp(qword[rsp + s_nt], 0);
+        je(lnt_end, T_NEAR);
+        L(lnt);
+        lea(rcx, ptr[rax + G * U * W_]);
+        cmp(rcx, rbx);
+        jg(lnt_end, T_NEAR);
+        for (int g = 0; g < G; ++g) {
+            const int e0 = g * U * W_;
+            for (int j = 0; j < U; ++j)
+                load_lanes(j, ptr[r8 + rax * ssz_ + (e0 + j * W_) * ssz_], nullptr, d_.sdt);
+            for (int j = 0; j < U; ++j)
+                compute(j, io(e0 + j * W_, nullptr));
+            ymm_copy_lines(e0);
+        }
+        add(rax, G * U * W_);
+        jmp(lnt);
+        L(lnt_end);
+    }
     for (int pass = 0; pass < 2; ++pass) {
         const int u = pass == 0 ? U : 1;
         Label &top = pass == 0 ? lu : l1;
@@ -969,6 +1003,42 @@ void reorder_gen_t::gen_copy() {
     L(lend);
     nhoisted_ = 0;
     ssc_reg_ = dsc_reg_ = -1;
+}
+
+// Streams the finalized 32-bit lanes of ymm 0..3 (elements e0 .. e0 + 31
+// of the call, rax the first) as `ddt`: f32 / 32-bit as four ymm, 16-bit
+// packed into two, 8-bit into one, with the packs of store_lanes (the
+// same saturation), then put back in element order.
+void reorder_gen_t::ymm_copy_lines(int e0) {
+    const data_type_t dt = d_.ddt;
+    auto out = [&](int i) { return ptr[r9 + rax * dsz_ + e0 * dsz_ + 32 * i]; };
+    const bool sgn = value_path() && (dt == relayout_s16 || dt == relayout_s8);
+    if (dsz_ == 4) {
+        for (int j = 0; j < 4; ++j)
+            vmovntps(out(j), Ymm(j));
+    } else if (value_path() && dt == relayout_f16) {
+        for (int j = 0; j < 4; ++j)
+            vcvtps2ph(Xmm(j), Ymm(j), 0);
+        vinserti128(Ymm(0), Ymm(0), Xmm(1), 1);
+        vinserti128(Ymm(2), Ymm(2), Xmm(3), 1);
+        vmovntdq(out(0), Ymm(0));
+        vmovntdq(out(1), Ymm(2));
+    } else {
+        // Per 128-bit lane: the low then the high four lanes of a vector.
+        for (int j = 0; j < 4; j += 2)
+            sgn ? vpackssdw(Ymm(j), Ymm(j), Ymm(j + 1)) : vpackusdw(Ymm(j), Ymm(j), Ymm(j + 1));
+        if (dsz_ == 2) {
+            for (int j = 0; j < 4; j += 2) {
+                vpermq(Ymm(j), Ymm(j), 0xD8);
+                vmovntdq(out(j / 2), Ymm(j));
+            }
+        } else {
+            sgn ? vpacksswb(Ymm(0), Ymm(0), Ymm(2)) : vpackuswb(Ymm(0), Ymm(0), Ymm(2));
+            vmovdqu(Ymm(tb_ + 7), ptr[rip + c_ymm_perm_]);
+            vpermd(Ymm(0), Ymm(tb_ + 7), Ymm(0));
+            vmovntdq(out(0), Ymm(0));
+        }
+    }
 }
 
 // Loads the loop invariants of the value pipeline into spare registers
@@ -1702,6 +1772,232 @@ void reorder_gen_t::gen_lanes() {
     add(r15, T);
     jmp(lb, T_NEAR);
     L(lbend);
+}
+
+// AVX2 tiles of 1- and 2-byte bit copies (d_.ymm_small = e bytes per
+// element): TA = 16 / e A positions (16 bytes of each src row) x 16 B
+// lanes. Ymm r holds src rows r (low 128-bit lane) and 8 + r (high);
+// three unpack stages transpose the 8 rows of each lane, after which each
+// lane holds whole columns of its 8 rows (bytes: two columns, which a
+// vpermq joins across the lanes into two 16-byte dst rows; words: one,
+// the two lanes together the 32-byte dst row). These went through the
+// 8x8 dword tile before (8 elements widened per load, 8 per store).
+// Tiles with fewer values (edges, zero padding) copy element by element.
+// A tiles outer, B tiles inner (the B tiles of an A tile complete the
+// same dst lines back to back). rax a0, r15 b0, rcx src tile, rdx dst
+// tile.
+void reorder_gen_t::gen_ymm_small_tiles() {
+    const int e = d_.ymm_small;
+    const int TA = 16 / e;
+    const int64_t n1 = d_.in_n;
+    int log_n1 = 0;
+    while ((int64_t(1) << log_n1) < n1)
+        ++log_n1;
+    auto row_disp = [&](int b) { return ((b % n1) * d_.in_is + (b / n1) * d_.is[1]) * e; };
+    const int64_t isB = d_.is[1] * e, osA = d_.os[0] * e;
+    // rcx, rdx: the src and dst of the tile at rax, r15
+    auto tile_addr = [&]() {
+        mov(rcx, r15);
+        if (log_n1) shr(rcx, log_n1);
+        imul(rcx, rcx, (int)isB);
+        add(rcx, r8);
+        lea(rcx, ptr[rcx + rax * e]);
+        imul(rdx, rax, (int)osA);
+        add(rdx, r9);
+        lea(rdx, ptr[rdx + r15 * e]);
+    };
+    // The full tile `s` A tiles after rcx, rdx.
+    auto tile = [&](int s) {
+        const int64_t so = s * 16, doff = s * TA * osA;
+        for (int r = 0; r < 8; ++r) {
+            vmovdqu(Xmm(r), ptr[rcx + row_disp(r) + so]);
+            vinserti128(Ymm(r), Ymm(r), ptr[rcx + row_disp(8 + r) + so], 1);
+        }
+        int col[8][2];
+        ymm_small_transpose(e, col);
+        for (int j = 0; j < 8; ++j) {
+            if (e == 1) {
+                vmovdqu(ptr[rdx + col[j][0] * osA + doff], Xmm(j));
+                vextracti128(ptr[rdx + col[j][1] * osA + doff], Ymm(j), 1);
+            } else {
+                vmovdqu(ptr[rdx + col[j][0] * osA + doff], Ymm(8 + j));
+            }
+        }
+    };
+    // A groups of 4 tiles (a whole line of each src row, consumed before
+    // its set is needed again: rows 2^k bytes apart share one L1 set)
+    // outer, B tiles inner (they complete the same dst lines back to back).
+    const int GA = 4 * TA;
+    Label la, laend, lb, lbend, lpart, lsub, lsubend, ledge, lsubnext, lnext;
+    xor_(rax, rax);
+    L(la);
+    cmp(rax, qword[rsp + s_z0]);
+    jge(laend, T_NEAR);
+    xor_(r15, r15);
+    L(lb);
+    cmp(r15, qword[rsp + s_z0 + 8]);
+    jge(lbend, T_NEAR);
+    lea(r14, ptr[r15 + 16]);
+    cmp(r14, qword[rsp + s_v0 + 8]);
+    jg(lpart, T_NEAR);
+    lea(r14, ptr[rax + GA]);
+    cmp(r14, qword[rsp + s_v0]);
+    jg(lpart, T_NEAR);
+    tile_addr();
+    for (int s = 0; s < 4; ++s)
+        tile(s);
+    jmp(lnext, T_NEAR);
+    // The tiles of a partial group one by one (full ones, edges).
+    L(lpart);
+    mov(r12, rax);
+    L(lsub);
+    cmp(rax, qword[rsp + s_z0]);
+    jge(lsubend, T_NEAR);
+    lea(r14, ptr[r12 + GA]);
+    cmp(rax, r14);
+    jge(lsubend, T_NEAR);
+    lea(r14, ptr[rax + TA]);
+    cmp(r14, qword[rsp + s_v0]);
+    jg(ledge, T_NEAR);
+    lea(r14, ptr[r15 + 16]);
+    cmp(r14, qword[rsp + s_v0 + 8]);
+    jg(ledge, T_NEAR);
+    tile_addr();
+    tile(0);
+    jmp(lsubnext, T_NEAR);
+    L(ledge);
+    ymm_small_edge(TA, log_n1);
+    L(lsubnext);
+    add(rax, TA);
+    jmp(lsub, T_NEAR);
+    L(lsubend);
+    mov(rax, r12);
+    L(lnext);
+    add(r15, 16);
+    jmp(lb, T_NEAR);
+    L(lbend);
+    add(rax, GA);
+    jmp(la, T_NEAR);
+    L(laend);
+}
+
+// The in-lane transpose of gen_ymm_small_tiles: ymm 0..7 hold rows r and
+// 8 + r of 16 bytes (elements of e bytes); three unpack stages of 2, 4, 8
+// elements... of e, 2e, 4e bytes pair rows (i, i + step) between ymm
+// 0..7 and 8..15. Bytes end with two columns per lane in ymm 8..15, which
+// a vpermq joins into ymm 0..7 (col[j][h]: the column of 128-bit half h
+// of ymm j); words with one column per lane in ymm 8..15, whole (col[j][0]
+// the column of ymm 8 + j). The columns come from running the network on
+// labels, and the result is checked, so the code cannot mislabel a
+// register.
+void reorder_gen_t::ymm_small_transpose(int e, int col[8][2]) {
+    struct reg_t {
+        int lab[32]; // (row * 16 + src byte) of each byte; rows 8..15 in the high lane
+    };
+    reg_t cur[8], nxt[8];
+    for (int r = 0; r < 8; ++r)
+        for (int i = 0; i < 32; ++i)
+            cur[r].lab[i] = (r + 8 * (i / 16)) * 16 + i % 16;
+    int base = 0;
+    for (int st = 0; st < 3; ++st) {
+        const int u = e << st, step = 1 << st; // unit bytes, row distance
+        const int out = base ^ 8;
+        int k = 0;
+        for (int g = 0; g < 8; g += 2 * step)
+            for (int i = g; i < g + step; ++i, ++k) {
+                const Ymm a(base + i), b(base + i + step), lo(out + 2 * k), hi(out + 2 * k + 1);
+                switch (u) {
+                    case 1: vpunpcklbw(lo, a, b), vpunpckhbw(hi, a, b); break;
+                    case 2: vpunpcklwd(lo, a, b), vpunpckhwd(hi, a, b); break;
+                    case 4: vpunpckldq(lo, a, b), vpunpckhdq(hi, a, b); break;
+                    default: vpunpcklqdq(lo, a, b), vpunpckhqdq(hi, a, b); break;
+                }
+                for (int half = 0; half < 2; ++half)
+                    for (int L = 0; L < 2; ++L)
+                        for (int j = 0; j < 8 / u; ++j)
+                            for (int t = 0; t < u; ++t) {
+                                const int from = L * 16 + half * 8 + j * u + t;
+                                nxt[2 * k + half].lab[L * 16 + 2 * j * u + t] = cur[i].lab[from];
+                                nxt[2 * k + half].lab[L * 16 + (2 * j + 1) * u + t] =
+                                        cur[i + step].lab[from];
+                            }
+            }
+        for (int r = 0; r < 8; ++r)
+            cur[r] = nxt[r];
+        base = out;
+    }
+    bool ok = base == 8;
+    for (int j = 0; j < 8; ++j) {
+        if (e == 1) {
+            // qwords 0 2 1 3: each 128-bit half one column, rows 0..15
+            vpermq(Ymm(j), Ymm(8 + j), 0xD8);
+            const int q[4] = { 0, 2, 1, 3 };
+            reg_t p;
+            for (int i = 0; i < 32; ++i)
+                p.lab[i] = cur[j].lab[q[i / 8] * 8 + i % 8];
+            for (int h = 0; h < 2; ++h) {
+                col[j][h] = p.lab[16 * h] % 16;
+                for (int r = 0; r < 16; ++r)
+                    ok = ok && p.lab[16 * h + r] == r * 16 + col[j][h];
+            }
+        } else {
+            col[j][0] = col[j][1] = cur[j].lab[0] % 16 / 2;
+            for (int r = 0; r < 16; ++r)
+                for (int t = 0; t < 2; ++t)
+                    ok = ok && cur[j].lab[2 * r + t] == r * 16 + 2 * col[j][0] + t;
+        }
+    }
+    if (!ok) Xbyak::local::SetError(Xbyak::ERR_INTERNAL); // fails the generation
+}
+
+// An edge tile of gen_ymm_small_tiles, element by element: A positions
+// rax .. min(rax + TA, z0) - 1, lanes r15 .. min(r15 + 16, z1) - 1; values
+// where both are below v, zeros elsewhere (padding).
+void reorder_gen_t::ymm_small_edge(int TA, int log_n1) {
+    const int e = d_.ymm_small;
+    const int64_t n1 = d_.in_n;
+    Label la, laend, lb, lbend, lstore;
+    lea(rsi, ptr[rax + TA]);
+    cmp(rsi, qword[rsp + s_z0]);
+    cmovg(rsi, qword[rsp + s_z0]);
+    lea(rdi, ptr[r15 + 16]);
+    cmp(rdi, qword[rsp + s_z0 + 8]);
+    cmovg(rdi, qword[rsp + s_z0 + 8]);
+    mov(r13, rax);
+    L(la);
+    cmp(r13, rsi);
+    jge(laend, T_NEAR);
+    mov(r14, r15);
+    L(lb);
+    cmp(r14, rdi);
+    jge(lbend, T_NEAR);
+    xor_(ebx, ebx);
+    cmp(r13, qword[rsp + s_v0]);
+    jge(lstore, T_NEAR);
+    cmp(r14, qword[rsp + s_v0 + 8]);
+    jge(lstore, T_NEAR);
+    // src: B position b / n1, inner lane b % n1, A position a
+    mov(rcx, r14);
+    if (log_n1) shr(rcx, log_n1);
+    imul(rcx, rcx, (int)(d_.is[1] * e));
+    if (n1 > 1) {
+        mov(rdx, r14);
+        and_(rdx, (int)(n1 - 1));
+        imul(rdx, rdx, (int)(d_.in_is * e));
+        add(rcx, rdx);
+    }
+    lea(rcx, ptr[rcx + r13 * e]);
+    e == 1 ? movzx(ebx, byte[r8 + rcx]) : movzx(ebx, word[r8 + rcx]);
+    L(lstore);
+    imul(rdx, r13, (int)(d_.os[0] * e));
+    lea(rdx, ptr[rdx + r14 * e]);
+    e == 1 ? mov(byte[r9 + rdx], bl) : mov(word[r9 + rdx], bx);
+    inc(r14);
+    jmp(lb, T_NEAR);
+    L(lbend);
+    inc(r13);
+    jmp(la, T_NEAR);
+    L(laend);
 }
 
 // Short B tiles (9 lanes of 3x3 filters) write partial lines of rows far
@@ -2967,7 +3263,9 @@ void reorder_gen_t::generate() {
                     gen_copy();
                 break;
             case kernel_strategy_t::transpose:
-            case kernel_strategy_t::interleave: lanes_tile() ? gen_lanes() : gen_transpose(); break;
+            case kernel_strategy_t::interleave:
+                lanes_tile() ? gen_lanes() : d_.ymm_small ? gen_ymm_small_tiles() : gen_transpose();
+                break;
             case kernel_strategy_t::scalar: gen_scalar(); break;
         }
     });
@@ -3082,6 +3380,22 @@ bool ymm_lines_streamable(const jit_reorder_desc_t &d) {
 // tile's dst rows are half lines; a line's halves come from two tiles, far
 // apart in time when streamed (2x slower than cached there), so these
 // stayed cached. Two tiles side by side write whole lines.
+int jit_ymm_small_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa) {
+    static const bool on = getenv_int("RELAYOUT_JIT_YMM_SMALL", 1) != 0; // experiment knob
+    const int e = (int)data_type_size(d.sdt);
+    if (!on || isa != cpu_isa_t::avx2 || d.isa != cpu_isa_t::avx2 || !d.bit_copy
+            || (e != 1 && e != 2) || (int)data_type_size(d.ddt) != e)
+        return 0;
+    if (d.strategy != kernel_strategy_t::transpose && d.strategy != kernel_strategy_t::interleave)
+        return 0;
+    if (d.comp_lanes || d.beta != 0.f || d.is[0] != 1 || 16 % d.in_n != 0 || d.os[1] != d.in_n)
+        return 0;
+    if (d.n[0] < 16 / e || d.n[1] * d.in_n < 16) return 0;
+    if (d.dst_stage_row || d.flat_a || d.flat_b || d.flat_bytes) return 0; // (whole-call paths)
+    if (!fits32(16 * (d.in_is + d.is[1]) * e) || !fits32(16 * d.os[0] * e)) return 0;
+    return e;
+}
+
 bool jit_ymm_b16_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa) {
     if (isa != cpu_isa_t::avx2 || d.isa != cpu_isa_t::avx2) return false;
     if (d.strategy != kernel_strategy_t::transpose || !d.nt || d.byte_tile || d.in_n != 1)
@@ -3718,7 +4032,9 @@ void jit_reorder_desc_init(
     // adjacent halves are 1.6x faster (nchw -> nChw8c, 134 MB).
     d.ymm_b16 = jit_ymm_b16_tiles(d, isa);
     const bool nt_lines = d.nt; // (AVX2 flattened short-B tiles: whole lines, see below)
-    if (d.isa != cpu_isa_t::avx512_core && !ymm_lines_streamable(d) && !d.ymm_b16) d.nt = false;
+    if (d.isa != cpu_isa_t::avx512_core && !ymm_lines_streamable(d) && !d.ymm_b16
+            && d.strategy != kernel_strategy_t::copy)
+        d.nt = false;
     d.word_tile = word_tile_desc(d, p);
     d.word_pair = word_pair_desc(d, p);
     if (jit_tiles_stream_from_l3(d, p)) d.nt = true;
@@ -3787,6 +4103,7 @@ void jit_reorder_desc_init(
     d.ymm_b16_pf = jit_ymm_b16_near_rows(d, kp);
     d.byte_pfw = jit_byte_dst_prefetch(d, p);
     d.f32_lines = jit_f32_line_pairs(d);
+    d.ymm_small = jit_ymm_small_tiles(d, isa);
 }
 
 status_t jit_reorder_desc_check(const jit_reorder_desc_t &d) {

@@ -94,6 +94,11 @@ struct jit_reorder_desc_t {
     // ... and 16-lane B tiles whose dst rows are adjacent (nChw16c): word
     // pair tiles, 32 A rows x 16 lanes, two dst rows per 64-byte line.
     bool word_pair;
+    // AVX2 1- and 2-byte bit copies (transposes, interleaves without
+    // compensation): tiles of 16 bytes of A x 16 B lanes, two src rows per
+    // ymm, transposed within the 128-bit lanes; the element size, 0: none.
+    // See jit_ymm_small_tiles.
+    int ymm_small;
     // Tiles in B-outer order (B tiles outer, A tiles inner), and the byte
     // distance of the L2 prefetch of each full tile's src rows (0: none).
     bool b_outer;
@@ -307,6 +312,10 @@ bool jit_far_rows_pair(cpu_isa_t isa, const plan_t &p);
 // 4-byte dst, streamed, B of 16 lanes or more, dst rows whole lines apart,
 // no sum or compensation.
 bool jit_ymm_b16_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa);
+// desc.ymm_small: the element size of AVX2 1- and 2-byte bit-copy
+// transposes (and interleaves without compensation) whose B lanes are
+// adjacent in the dst, with a full tile's worth of A and B; 0 otherwise.
+int jit_ymm_small_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa);
 
 // desc.ymm_b16_pf (0: none): 8x16 tiles of 4-byte srcs whose B rows are
 // 128 B to under 4 KiB apart, A of 32 positions or more, the call's A a

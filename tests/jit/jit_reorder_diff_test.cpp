@@ -783,6 +783,34 @@ dim_t pf(const jit_case_t &c, cpu_isa_t isa) {
     return desc_of(c, isa).pf_ahead;
 }
 
+// Large copies and conversions stream on AVX2 too: whole lines of two ymm
+// stores (8-bit dsts: a line from two groups of four vectors). The desc
+// keeps nt on both ISAs; bit-exact for every dst type, with a scale, as
+// a bit copy, with a tail after the last whole group (280 x 45001
+// elements), and (8- and 16-bit packs, bit copy) with rows of 45013
+// elements whose calls are mostly not line-aligned (those store cached).
+TEST(jit_reorder, CopyStreamsOnBothIsas) {
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (data_type_t d : { relayout_f32, relayout_bf16, relayout_f16, relayout_s8, relayout_u8,
+                     relayout_s16 }) {
+            jit_case_t c = jit_case_t::of({ 280, 45001 }, relayout_f32, d, "ab", "ab");
+            c.src_scale_mask = 0;
+            ASSERT_GE(c.dims[0] * c.dims[1] * (4 + data_type_size(d)), x64::nt_threshold_bytes);
+            EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
+            EXPECT_TRUE(run_jit_case(c, isa));
+            if (d != relayout_s8 && d != relayout_bf16) continue;
+            c.dstrides = { 45013, 1 };
+            EXPECT_TRUE(run_jit_case(c, isa));
+        }
+        jit_case_t c = jit_case_t::of({ 280, 45001 }, relayout_f32, relayout_f32, "ab", "ab");
+        EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa));
+        c.dstrides = { 45013, 1 };
+        EXPECT_TRUE(run_jit_case(c, isa));
+    }
+}
+
 // Blocked weights to plain (OIhw16i16o -> oihw, large): each call reads
 // one dense 16 KiB src block, the next call the next one, so the tiles
 // prefetch it in address order (desc.pf_ahead). Bit-exact with the
@@ -1294,6 +1322,41 @@ TEST(jit_reorder, Compensation) {
                 }
                 run_grouped_and_matmul(isa, sdt, flags, { 2, 20, 10, 3, 3 }, { 70, 33 }, n);
             }
+    }
+}
+
+// AVX2 1- and 2-byte bit copies on the ymm tiles (desc.ymm_small): 16
+// bytes of A x 16 lanes, groups of 4 A tiles, edges element by element.
+// The desc takes them on AVX2 only, not with compensation nor for 4-byte
+// types; bit-exact with partial groups (A = 100: 64 + 2 tiles + an edge),
+// partial B tiles, odd strides, padded blocks and folded lanes (4i16o4i).
+TEST(jit_reorder, YmmSmallTiles) {
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        const bool y = isa == cpu_isa_t::avx2;
+        for (data_type_t dt : { relayout_s8, relayout_bf16 }) {
+            const int e = (int)data_type_size(dt);
+            for (dim_t m : { 37, 100, 300 })
+                for (dim_t k : { 16, 100, 129 }) {
+                    jit_case_t c = jit_case_t::of({ m, k }, dt, dt, "ab", "ba");
+                    EXPECT_EQ(desc_of(c, isa).ymm_small, y ? e : 0) << c.str();
+                    EXPECT_TRUE(run_jit_case(c, isa));
+                    c.sstrides = { k + 3, 1 };
+                    c.dstrides = { 1, m + 5 };
+                    EXPECT_TRUE(run_jit_case(c, isa));
+                }
+            jit_case_t c = jit_case_t::of({ 2, 20, 9, 23 }, dt, dt, "nchw", "nChw16c");
+            EXPECT_TRUE(run_jit_case(c, isa));
+            c = jit_case_t::of({ 2, 20, 9, 23 }, dt, dt, "nchw", "nhwc");
+            EXPECT_TRUE(run_jit_case(c, isa));
+            c = jit_case_t::of({ 64, 48, 3, 3 }, dt, dt, "oihw", "OIhw4i16o4i");
+            EXPECT_TRUE(run_jit_case(c, isa));
+        }
+        jit_case_t c = jit_case_t::of({ 300, 100 }, relayout_f32, relayout_f32, "ab", "ba");
+        EXPECT_EQ(desc_of(c, isa).ymm_small, 0) << c.str();
+        c = jit_case_t::of({ 64, 48, 3, 3 }, relayout_s8, relayout_s8, "oihw", "OIhw4i16o4i");
+        c.set_comp(relayout_extra_flag_compensation_conv_s8s8, 1);
+        EXPECT_TRUE(run_jit_case(c, isa));
     }
 }
 
