@@ -542,7 +542,7 @@ private:
         if (d_.in_n > 1) return ((k % d_.in_n) * d_.in_is + (k / d_.in_n) * d_.is[1]) * ssz_;
         return (k % d_.n[1]) * d_.is[1] * ssz_ + (k / d_.n[1]) * d_.loop_is[d_.nloops - 1] * ssz_;
     }
-    Label c_ymm_perm_;   // gen_copy (AVX2): the dwords of 4 packed ymm back in order
+    Label c_ymm_perm_; // gen_copy (AVX2): the dwords of 4 packed ymm back in order
     void ymm_copy_lines(int e0);
     void gen_lanes();
     bool lanes_tile() const;
