@@ -460,7 +460,10 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     prm.tile_b = narrow ? narrow : far_rows ? 16 : std::max<dim_t>(16, 64 / dsz);
     prm.tile_b_max = far_rows || narrow;
     jit_word_tile_params(isa, p, prm);
-    if (far_rows && jit_far_rows_pair(isa, p)) prm.tile_b = 32;
+    if (far_rows && jit_far_rows_pair(isa, p)) {
+        prm.tile_b = 32;
+        prm.tile_plane = jit_far_rows_pair_plane();
+    }
     // Tuning knobs (experiments only; part of no cache key).
     static const int tb = getenv_int("RELAYOUT_JIT_TILE_B", 0);
     static const int tp = getenv_int("RELAYOUT_JIT_TILE_PLANE", 0);

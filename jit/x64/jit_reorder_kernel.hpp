@@ -297,6 +297,10 @@ bool jit_ymm_f32_line_pairs(const jit_reorder_desc_t &d, cpu_isa_t isa, bool nt)
 // src rows along A into L2 (desc.pf_row). Only whether the pair
 // qualifies; the caller knows whether the src rows are far.
 bool jit_far_rows_pair(cpu_isa_t isa, const plan_t &p);
+// ... and the transpose plane (elements per call, kernel_plan_params_t::
+// tile_plane) of those pairs: 64 Ki, A of 2048 positions per call (the
+// others: 32 Ki). Knob RELAYOUT_JIT_FAR_PLANE (elements).
+dim_t jit_far_rows_pair_plane();
 // desc.ymm_b16 of a transpose: AVX2 (not a zmm problem on the ymm tile),
 // 4-byte dst, streamed, B of 16 lanes or more, dst rows whole lines apart,
 // no sum or compensation.

@@ -625,7 +625,7 @@ jit_case_t case_of(const Row &r, data_type_t dt) {
 // fewer than 16 rows), padded strides leave calls whose dst is not
 // line-aligned (the cached stores); s32 and f32, and a per-channel scale
 // (a conversion: not the rule). Bit-exact; the plan and the desc must take
-// the rule on AVX-512 bit copies only.
+// the rule on AVX-512 bit copies only, with calls of 2048 A positions.
 TEST(jit_reorder, FarSrcRowsPairsPrefetch) {
     struct far_case_t {
         std::vector<dim_t> dims;
@@ -658,6 +658,10 @@ TEST(jit_reorder, FarSrcRowsPairsPrefetch) {
                     x64::jit_reorder_desc_init(d, isa, p, kp);
                     const bool z = isa == cpu_isa_t::avx512_core && fc.rule;
                     EXPECT_EQ(kp.micro[1].n, z ? 32 : 16) << c.str();
+                    // 64 Ki elements per call (jit_far_rows_pair_plane):
+                    // A of 2048 (every A here is longer).
+                    EXPECT_EQ(x64::jit_plan_params(isa, p).tile_plane, z ? 65536 : 32768);
+                    if (z) EXPECT_EQ(kp.micro[0].n, 2048) << c.str();
                     EXPECT_EQ(d.pf_row, z ? 256 : 0) << c.str();
                     EXPECT_FALSE(d.b_outer) << c.str();
                 }
