@@ -20,7 +20,7 @@ namespace {
 class jit_reorder_impl_t : public jit_reorder_t {
 public:
     jit_reorder_impl_t(const plan_t &p, const kernel_plan_t &kp,
-            std::unique_ptr<jit_generator_t> gen, bool lines = false)
+            std::unique_ptr<jit_generator_t> gen, int lines = 0)
             : p_(p), kp_(kp), gen_(std::move(gen)) {
         fn_ = reinterpret_cast<jit_kernel_fn_t>(const_cast<void *>(gen_->entry()));
         ssz_ = data_type_size(p_.sdt);
@@ -40,9 +40,12 @@ public:
         // f32 line pairs (desc.f32_lines): consecutive calls of a B sweep
         // carry each dst row's last 64 bytes in the thread's scratch when B
         // is the innermost driver node and nothing is checked per call.
-        lines_ = lines && kp_.nmicro == 2 && !kp_.driver.empty() && kp_.driver.back().split_of == 1
-                 && driver_checked_.empty() && !micro_checked_[0] && !micro_checked_[1];
-        lines_any_ = lines;
+        // `lines`: the B lanes of a tile pair (32; AVX2: 16), 0: none.
+        lines_ = lines > 0 && kp_.nmicro == 2 && !kp_.driver.empty()
+                 && kp_.driver.back().split_of == 1 && driver_checked_.empty() && !micro_checked_[0]
+                 && !micro_checked_[1];
+        lines_any_ = lines > 0;
+        pair_lanes_ = lines;
         comp_in_kernel_ = jit_comp_in_kernel(p_, kp_);
         if (comp_in_kernel_) comp_nl_ = jit_comp_lanes(kp_);
         // A thread's compensation scratch: the sums, then the lane sums
@@ -371,7 +374,8 @@ private:
                     // (the next B block of the same rows, with a pair) this one.
                     const kloop_t &B = kp_.micro[1];
                     const bool next = a.nt && it + 1 < end && ctr[K - 1] + 1 < kp_.driver[K - 1].n
-                                      && a.v[1] == B.n * B.in_n && B.total - (outer[1] + B.n) >= 32;
+                                      && a.v[1] == B.n * B.in_n
+                                      && B.total - (outer[1] + B.n) >= pair_lanes_;
                     a.lines_io = (lines_next ? 1 : 0) | (next ? 2 : 0);
                     lines_next = next;
                 }
@@ -396,6 +400,7 @@ private:
     bool micro_checked_[2] = { false, false };
     std::vector<int> driver_checked_;
     bool lines_ = false, lines_any_ = false; // desc.f32_lines: carried rows / a scratch
+    int pair_lanes_ = 0;                     // ... the B lanes of a tile pair
     bool comp_in_kernel_ = false;            // the kernel sums the compensation per lane
     dim_t comp_nl_ = 0;
     size_t comp_sums_ = 0, comp_stride_ = 0; // int64 entries of a thread's scratch
@@ -455,7 +460,10 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     prm.tile_b = narrow ? narrow : far_rows ? 16 : std::max<dim_t>(16, 64 / dsz);
     prm.tile_b_max = far_rows || narrow;
     jit_word_tile_params(isa, p, prm);
-    if (far_rows && jit_far_rows_pair(isa, p)) prm.tile_b = 32;
+    if (far_rows && jit_far_rows_pair(isa, p)) {
+        prm.tile_b = 32;
+        prm.tile_plane = jit_far_rows_pair_plane();
+    }
     // Tuning knobs (experiments only; part of no cache key).
     static const int tb = getenv_int("RELAYOUT_JIT_TILE_B", 0);
     static const int tp = getenv_int("RELAYOUT_JIT_TILE_PLANE", 0);
@@ -498,7 +506,8 @@ status_t jit_reorder_create(const plan_t &p, cpu_isa_t isa, std::unique_ptr<jit_
     jit_reorder_desc_init(d, isa, p, kp);
     std::unique_ptr<jit_generator_t> gen;
     RL_CHECK(jit_reorder_generate(d, gen));
-    out.reset(new jit_reorder_impl_t(p, kp, std::move(gen), d.f32_lines));
+    const int pair_lanes = d.isa == cpu_isa_t::avx512_core ? 32 : 16;
+    out.reset(new jit_reorder_impl_t(p, kp, std::move(gen), d.f32_lines ? pair_lanes : 0));
     return status_t::success;
 }
 

@@ -529,6 +529,9 @@ private:
     void gen_ymm_b16_tile(int64_t osA, int64_t ssA, int64_t dsA);
     void gen_ymm_b16_outer();
     void gen_f32_line_pair(int64_t osA, const std::function<int64_t(int)> &row_disp);
+    void gen_ymm_f32_line_pair(int64_t osA);
+    void ymm_line_rows(int p, int64_t osA, const Label &done);
+    void ymm_copy_lanes(const RegExp &to, const RegExp &from, int lanes);
     void gen_flat_bytes();
     void flat_bytes_stage_row(int o, int64_t stage_row);
     Label c_flat_perm_;  // gen_flat_bytes: the dwords of 4 packed vectors back in order
@@ -2552,7 +2555,9 @@ void reorder_gen_t::gen_transpose() {
     // 8x8 tiles: each dst row one whole line.
     if (d_.ymm_b16) tile_pair([&] { gen_ymm_b16_tile(osA, ssA, dsA); });
     // 16x16 tiles: whole dst lines streamed.
-    if (d_.f32_lines) tile_pair([&] { gen_f32_line_pair(osA, row_disp); });
+    if (d_.f32_lines && z_) tile_pair([&] { gen_f32_line_pair(osA, row_disp); });
+    // 8x16 tiles (AVX2): the same, lines of two ymm.
+    if (d_.f32_lines && !z_) tile_pair([&] { gen_ymm_f32_line_pair(osA); });
     // Full tile: every position a value.
     lea(r14, ptr[rax + TA]);
     cmp(r14, qword[rsp + s_v0]);
@@ -2852,6 +2857,142 @@ void reorder_gen_t::gen_f32_line_pair(int64_t osA, const std::function<int64_t(i
             masked(ptr[rdx + a * osA + 64 + 4 * (16 - m)], (1u << m) - 1, r);
         }
     });
+}
+
+// AVX2 f32 line pairs (d_.f32_lines on the ymm tiles, see
+// jit_ymm_f32_line_pairs): an 8x16 tile pair (the call's 16 B lanes of
+// the A tile: 64 bytes of each dst row), whose rows are not whole lines
+// apart. Where the call is aligned (s_nt) and the A tile starts on a
+// multiple of 8 (the AVX2 last A tile moved back does not), row a starts
+// m = a * os[0] mod 16 lanes into a line (a counted from the call's
+// first row: the A tile's parity of 8 rows picks one of two unrolled
+// versions), and its head line is assembled whole from the row's
+// previous 64 bytes (the previous call's: the scratch row at lines + 64 *
+// (rax + a), as the AVX-512 pairs carry theirs; lines_io bit 0) and the
+// row's first 16 - m lanes (vperm2f128 and
+// vpalignr windows of the four ymm), and streamed; the row goes to the
+// scratch, its last m lanes the next pair's head. Without a previous row
+// the head is partial, and so is the tail unless the next call
+// continues this one (lines_io bit 1): stored cached, exactly the line's
+// part of the row (no vmaskmov, slow on AMD). rax a0, rcx src tile, rdx
+// dst tile; r13, r14 and ymm 8-15 are clobbered.
+void reorder_gen_t::gen_ymm_f32_line_pair(int64_t osA) {
+    const int64_t isB = d_.is[1] * ssz_;
+    ymm_tile_pair([&](int h, int b) { return ptr[rcx + (8 * h + b) * isB]; });
+    Label lcached, ldone, lodd;
+    cmp(qword[rsp + s_nt], 0);
+    je(lcached, T_NEAR);
+    test(al, 7);
+    jnz(lcached, T_NEAR);
+    mov(r13, rax);
+    shl(r13, 6);
+    add(r13, qword[rsp + s_lines]);
+    test(al, 8);
+    jnz(lodd, T_NEAR);
+    ymm_line_rows(0, osA, ldone);
+    jmp(ldone, T_NEAR);
+    L(lodd);
+    ymm_line_rows(1, osA, ldone);
+    jmp(ldone, T_NEAR);
+    L(lcached);
+    ymm_pair_lines(false, rdx, [&](int a) { return a * osA; });
+    L(ldone);
+}
+
+// The rows of gen_ymm_f32_line_pair for an A tile of parity p (rax mod 16
+// = 8 p), streamed; r13: the tile's scratch rows.
+void reorder_gen_t::ymm_line_rows(int p, int64_t osA, const Label &done) {
+    auto lanes_of = [&](int a) { return (int)((((8 * p + a) * d_.os[0]) % 16 + 16) % 16); };
+    auto row = [&](int a) { return ptr[rsp + buf_stage + 32 * a]; }; // lanes 0-7; 8-15: Ymm(a)
+    auto scratch = [&](int a) { return r13 + 64 * a; };
+    const Ymm p0(8), p1(9), c0(10), mid(11), o0(12), o1(13);
+    auto whole_row = [&](int a) {
+        vmovups(c0, row(a));
+        vmovntps(ptr[rdx + a * osA], c0);
+        vmovntps(ptr[rdx + a * osA + 32], Ymm(a));
+    };
+    // Lanes o .. o + 7 of y[0] y[1] y[2] y[3] into w.
+    auto window = [&](const Ymm &w, const Ymm *y, int o) {
+        const int q = o / 8, r = o % 8;
+        if (r == 0) {
+            vmovaps(w, y[q]);
+            return;
+        }
+        vperm2f128(mid, y[q], y[q + 1], 0x21); // y[q] lanes 4-7, y[q + 1] lanes 0-3
+        if (r < 4)
+            vpalignr(w, mid, y[q], 4 * r);
+        else if (r == 4)
+            vmovaps(w, mid);
+        else
+            vpalignr(w, y[q + 1], mid, 4 * (r - 4));
+    };
+    Label lpartial, lheads;
+    test(byte[rsp + s_lines_io], 1);
+    jz(lpartial, T_NEAR);
+    for (int a = 0; a < 8; ++a) {
+        const int m = lanes_of(a);
+        if (m == 0) {
+            whole_row(a);
+            continue;
+        }
+        const int s = 16 - m; // the head line: lanes s .. s + 15 of P0 P1 C0 C1
+        if (m > 8) vmovups(p0, ptr[scratch(a)]);
+        vmovups(p1, ptr[scratch(a) + 32]);
+        vmovups(c0, row(a));
+        const Ymm y[4] = { p0, p1, c0, Ymm(a) };
+        window(o0, y, s);
+        window(o1, y, s + 8);
+        vmovntps(ptr[rdx + a * osA - 4 * m], o0);
+        vmovntps(ptr[rdx + a * osA - 4 * m + 32], o1);
+        vmovups(ptr[scratch(a)], c0);
+        vmovups(ptr[scratch(a) + 32], Ymm(a));
+    }
+    jmp(lheads, T_NEAR);
+    L(lpartial);
+    for (int a = 0; a < 8; ++a) {
+        const int m = lanes_of(a);
+        if (m == 0) {
+            whole_row(a);
+            continue;
+        }
+        vmovups(c0, row(a));
+        vmovups(ptr[scratch(a)], c0);
+        vmovups(ptr[scratch(a) + 32], Ymm(a));
+        ymm_copy_lanes(rdx + a * osA, scratch(a), 16 - m); // the head line's part
+    }
+    L(lheads);
+    // Tail lines, partial, unless the next call continues this one
+    // (lines_io bit 1).
+    test(byte[rsp + s_lines_io], 2);
+    jnz(done, T_NEAR);
+    for (int a = 0; a < 8; ++a) {
+        const int m = lanes_of(a);
+        if (m != 0) ymm_copy_lanes(rdx + a * osA + 4 * (16 - m), scratch(a) + 4 * (16 - m), m);
+    }
+}
+
+// Copies `lanes` 4-byte lanes from `from` to `to` (cached; pieces of 8,
+// 4, 2 and 1 lanes, each exactly within the range). ymm 14, r14.
+void reorder_gen_t::ymm_copy_lanes(const RegExp &to, const RegExp &from, int lanes) {
+    int off = 0;
+    for (int piece = 8; piece >= 1; piece /= 2)
+        if (lanes - off >= piece) {
+            const Address s = ptr[from + 4 * off], t = ptr[to + 4 * off];
+            if (piece == 8) {
+                vmovups(Ymm(14), s);
+                vmovups(t, Ymm(14));
+            } else if (piece == 4) {
+                vmovups(Xmm(14), s);
+                vmovups(t, Xmm(14));
+            } else if (piece == 2) {
+                mov(r14, s);
+                mov(t, r14);
+            } else {
+                mov(r14d, s);
+                mov(t, r14d);
+            }
+            off += piece;
+        }
 }
 
 // Calls of 8x16 tiles without edges whose B src rows are near
@@ -3916,6 +4057,25 @@ bool jit_f32_line_pairs(const jit_reorder_desc_t &d) {
            && fits32(64 * d.n[0]);
 }
 
+// ab -> ba 8191 x 8192 under the AVX2 cap (cached 8x8 tiles: half lines,
+// each read for ownership). Single-thread, best of 5 interleaved, % of a
+// streaming copy: 8191 x 8192 21 -> 47, 8190 x 8192 22 -> 45, 4095 x 4096
+// 23 -> 54, nchw -> nhwc 2x259x131x133 31 -> 49. Only far B src rows (a
+// page or more apart: calls of one pair): near ones (nhwc -> nchw of 250
+// channels, calls of 8 pairs) lost, 34-36 -> 29-32. Calls of one pair
+// (16 B lanes; 32 lanes, RELAYOUT_JIT_TILE_B=32: 8191 x 8192 even, nchw
+// -> nhwc of 259 channels 47 -> 24).
+bool jit_ymm_f32_line_pairs(const jit_reorder_desc_t &d, cpu_isa_t isa, bool nt) {
+    static const bool on = getenv_int("RELAYOUT_JIT_F32_LINES", 1) != 0; // experiment knob
+    return on && isa == cpu_isa_t::avx2 && d.isa == cpu_isa_t::avx2 && nt && d.bit_copy
+           && d.is[1] * 4 >= 4096 && d.beta == 0.f && d.strategy == kernel_strategy_t::transpose
+           && d.in_n == 1 && data_type_size(d.sdt) == 4 && data_type_size(d.ddt) == 4
+           && d.os[1] == 1 && d.os[0] * 4 % 64 != 0 && d.n[0] >= 8 && d.n[1] == 16 && d.nloops == 0
+           && !d.comp_lanes && !d.b_outer && !d.byte_tile && !d.word_tile && !d.word_pair
+           && !d.dst_stage_row && !d.flat_a && !d.flat_b && !d.pf_ahead && !d.ymm_b16
+           && fits32(16 * 4 * d.is[1]) && fits32(8 * 4 * d.os[0] + 64) && fits32(64 * d.n[0]);
+}
+
 namespace {
 
 // desc.word_tile: transposes (not interleaves) of 2-byte bit copies with at
@@ -3945,6 +4105,14 @@ bool jit_far_rows_pair(cpu_isa_t isa, const plan_t &p) {
     for (const auto &nd : p.nodes)
         if (nd.is == 1 && nd.os * 4 >= 1024) return true;
     return false;
+}
+
+// ab -> ba 8192^2 at 2 threads (wall clock against a copy on both cores,
+// best of 5 interleaved runs, % of a copy): 1024 A positions per call
+// 60-70 -> 2048: 73-79 (three rounds); 4096: even.
+dim_t jit_far_rows_pair_plane() {
+    static const int plane = getenv_int("RELAYOUT_JIT_FAR_PLANE", 65536); // experiment knob
+    return plane > 0 ? plane : 32768;
 }
 
 bool jit_comp_in_kernel(const plan_t &p, const kernel_plan_t &kp) {
@@ -4103,6 +4271,7 @@ void jit_reorder_desc_init(
     d.ymm_b16_pf = jit_ymm_b16_near_rows(d, kp);
     d.byte_pfw = jit_byte_dst_prefetch(d, p);
     d.f32_lines = jit_f32_line_pairs(d);
+    if (jit_ymm_f32_line_pairs(d, isa, nt_lines)) d.f32_lines = d.nt = true;
     d.ymm_small = jit_ymm_small_tiles(d, isa);
 }
 

@@ -300,6 +300,13 @@ int jit_f32_dst_prefetch(const jit_reorder_desc_t &d);
 // b_outer), no baked loop, no other tile variant. Knob
 // RELAYOUT_JIT_F32_LINES=0: off.
 bool jit_f32_line_pairs(const jit_reorder_desc_t &d);
+// desc.f32_lines on AVX2 (8x16 tile pairs, lines of two ymm): transposes
+// on the ymm tiles of `isa` AVX2 that would stream (`nt`: large; the desc
+// itself keeps such half-line tiles cached), are otherwise those of
+// jit_f32_line_pairs and have far B src rows (a page or more apart),
+// calls of one pair (16 B lanes). The desc then streams (d.nt). Knob
+// RELAYOUT_JIT_F32_LINES=0: off.
+bool jit_ymm_f32_line_pairs(const jit_reorder_desc_t &d, cpu_isa_t isa, bool nt);
 // Large AVX-512 4-byte bit-copy transposes whose dst rows (A positions)
 // are 1 KiB or more apart: when their B src rows are a page or more apart
 // too (ab -> ba, nchw -> nhwc from 256 channels), the planner gives them
@@ -308,6 +315,10 @@ bool jit_f32_line_pairs(const jit_reorder_desc_t &d);
 // src rows along A into L2 (desc.pf_row). Only whether the pair
 // qualifies; the caller knows whether the src rows are far.
 bool jit_far_rows_pair(cpu_isa_t isa, const plan_t &p);
+// ... and the transpose plane (elements per call, kernel_plan_params_t::
+// tile_plane) of those pairs: 64 Ki, A of 2048 positions per call (the
+// others: 32 Ki). Knob RELAYOUT_JIT_FAR_PLANE (elements).
+dim_t jit_far_rows_pair_plane();
 // desc.ymm_b16 of a transpose: AVX2 (not a zmm problem on the ymm tile),
 // 4-byte dst, streamed, B of 16 lanes or more, dst rows whole lines apart,
 // no sum or compensation.

@@ -625,7 +625,7 @@ jit_case_t case_of(const Row &r, data_type_t dt) {
 // fewer than 16 rows), padded strides leave calls whose dst is not
 // line-aligned (the cached stores); s32 and f32, and a per-channel scale
 // (a conversion: not the rule). Bit-exact; the plan and the desc must take
-// the rule on AVX-512 bit copies only.
+// the rule on AVX-512 bit copies only, with calls of 2048 A positions.
 TEST(jit_reorder, FarSrcRowsPairsPrefetch) {
     struct far_case_t {
         std::vector<dim_t> dims;
@@ -658,6 +658,10 @@ TEST(jit_reorder, FarSrcRowsPairsPrefetch) {
                     x64::jit_reorder_desc_init(d, isa, p, kp);
                     const bool z = isa == cpu_isa_t::avx512_core && fc.rule;
                     EXPECT_EQ(kp.micro[1].n, z ? 32 : 16) << c.str();
+                    // 64 Ki elements per call (jit_far_rows_pair_plane):
+                    // A of 2048 (every A here is longer).
+                    EXPECT_EQ(x64::jit_plan_params(isa, p).tile_plane, z ? 65536 : 32768);
+                    if (z) EXPECT_EQ(kp.micro[0].n, 2048) << c.str();
                     EXPECT_EQ(d.pf_row, z ? 256 : 0) << c.str();
                     EXPECT_FALSE(d.b_outer) << c.str();
                 }
@@ -1767,35 +1771,72 @@ TEST(jit_reorder, F32DstPrefetch) {
 // lines: m = 0); odd extents give A and B edges (a last call of 25 B
 // lanes takes single tiles); a second batch whose dst starts 3 elements
 // off a line runs the cached version (calls not aligned). Bit-exact; the
-// desc takes the pairs only on AVX-512 bit copies of that kind (not dst
-// rows of whole lines, conversions, calls of 16 B lanes, AVX2 or problems
-// in the caches).
-TEST(jit_reorder, F32LinePairs) {
-    const std::vector<rule_case_t> cases = {
+// desc takes the pairs only on bit copies of that kind (not dst rows of
+// whole lines, conversions, calls of 16 B lanes or problems in the
+// caches). AVX2: YmmF32LinePairs.
+// The rule cases of the f32 line pairs on both ISAs (the first case of
+// each table also runs as a conversion), then `more`.
+std::vector<rule_case_t> f32_line_pair_cases(std::initializer_list<rule_case_t> more) {
+    std::vector<rule_case_t> cases = {
         { { 3001, 2200 }, "ab", "ba", {}, true }, { { 2201, 3001 }, "ba", "ab", {}, true },
         { { 3002, 2199 }, "", "", { 2207, 1 }, true, { 1, 3002 } },
         { { 2, 3001, 1100 }, "", "", { 3001 * 1100, 1100, 1 }, true,
                 { 3001 * 1100 + 3, 1, 3001 } }, // batch 1 misaligned: cached pairs
         { { 2, 259, 131, 133 }, "nchw", "nhwc", {}, true },
-        { { 3008, 2200 }, "ab", "ba", {}, false },           // dst rows whole lines apart
-        { { 4, 250, 123, 131 }, "nchw", "nhwc", {}, false }, // 16 B lanes per call
-        { { 301, 220 }, "ab", "ba", {}, false },             // in the caches
+        { { 3008, 2200 }, "ab", "ba", {}, false }, // dst rows whole lines apart
+        { { 301, 220 }, "ab", "ba", {}, false },   // in the caches
     };
-    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
-        if (!x64::isa_allowed(isa)) continue;
-        for (const auto &fc : cases)
-            for (int t = 0; t < 2; ++t) {
-                // Also f32 -> s32 (a conversion: not the rule) once.
-                if (t == 1 && &fc != &cases[0]) continue;
-                jit_case_t c = case_of(fc, relayout_f32);
-                if (t == 1) c.ddt = relayout_s32;
-                const bool z = isa == cpu_isa_t::avx512_core && fc.rule && t == 0;
-                if (isa == cpu_isa_t::avx512_core) {
-                    EXPECT_TRUE(run_jit_case(c, isa));
-                }
-                EXPECT_EQ(desc_of(c, isa).f32_lines, z) << c.str();
-            }
-    }
+    cases.insert(cases.end(), more);
+    return cases;
+}
+
+TEST(jit_reorder, F32LinePairs) {
+    const std::vector<rule_case_t> cases = f32_line_pair_cases({
+            { { 4, 250, 123, 131 }, "nchw", "nhwc", {}, false }, // 16 B lanes per call
+    });
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no AVX-512";
+    for (const auto &fc : cases)
+        for (int t = 0; t < 2; ++t) {
+            // Also f32 -> s32 (a conversion: not the rule) once.
+            if (t == 1 && &fc != &cases[0]) continue;
+            jit_case_t c = case_of(fc, relayout_f32);
+            if (t == 1) c.ddt = relayout_s32;
+            EXPECT_TRUE(run_jit_case(c, isa));
+            EXPECT_EQ(desc_of(c, isa).f32_lines, fc.rule && t == 0) << c.str();
+        }
+}
+
+// The same on AVX2 (8x16 tile pairs, calls of 16 B lanes: every pair's
+// head line joins the previous call's row; jit_ymm_f32_line_pairs).
+// Dst rows 3001 elements apart give every start offset m in a line (9a
+// mod 16, both parities of 8-row A tiles), 3002 the even ones (row 8: m =
+// 0), 259 (nchw -> nhwc) 3a mod 16; A counts that are not multiples of 8
+// (2201, 2199, the last call of 131 x 133) leave a last A tile moved
+// back (cached, the rows it repeats already streamed); B edges (a last
+// call of 9, 10, 3 lanes: the 8x8 tiles); a second batch whose dst starts
+// 3 elements off a line (the cached version). Bit-exact; the desc takes the pairs only
+// on AVX2 bit copies of that kind with far B src rows (not near ones:
+// nhwc -> nchw, not dst rows of whole lines: the 8x16 tiles, conversions,
+// problems in the caches) and streams them.
+TEST(jit_reorder, YmmF32LinePairs) {
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no AVX2";
+    const std::vector<rule_case_t> cases = f32_line_pair_cases({
+            { { 4, 250, 123, 131 }, "nhwc", "nchw", {}, false }, // near B src rows
+    });
+    for (const auto &fc : cases)
+        for (int t = 0; t < 2; ++t) {
+            // Also f32 -> s32 (a conversion: not the rule) once.
+            if (t == 1 && &fc != &cases[0]) continue;
+            jit_case_t c = case_of(fc, relayout_f32);
+            if (t == 1) c.ddt = relayout_s32;
+            const bool z = fc.rule && t == 0;
+            EXPECT_TRUE(run_jit_case(c, isa));
+            const x64::jit_reorder_desc_t d = desc_of(c, isa);
+            EXPECT_EQ(d.f32_lines, z) << c.str();
+            if (z) EXPECT_TRUE(d.nt) << c.str();
+        }
 }
 
 // Interleaves whose call covers a row of 64 lanes (4i16o4i: 16 o x 4 i) on
