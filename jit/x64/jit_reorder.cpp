@@ -459,6 +459,8 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     const dim_t narrow = jit_narrow_rows_lanes(isa, p);
     prm.tile_b = narrow ? narrow : far_rows ? 16 : std::max<dim_t>(16, 64 / dsz);
     prm.tile_b_max = far_rows || narrow;
+    // Their streamed far rows: calls longer along A (see the function).
+    if (const dim_t plane = jit_narrow_far_rows_plane(isa, p)) prm.tile_plane = plane;
     jit_word_tile_params(isa, p, prm);
     if (far_rows && jit_far_rows_pair(isa, p)) {
         prm.tile_b = 32;

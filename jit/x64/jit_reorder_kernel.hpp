@@ -272,6 +272,9 @@ int jit_narrow_rows(const jit_reorder_desc_t &d);
 // The B lanes (dst-contiguous) a transpose of `p` wants per call for
 // jit_narrow_rows on `isa` (0: the usual split): a whole dst line.
 dim_t jit_narrow_rows_lanes(cpu_isa_t isa, const plan_t &p);
+// The micro plane (elements) of those calls when they stream from a
+// 4-byte src whose rows are a page or more apart (0: the usual plane).
+dim_t jit_narrow_far_rows_plane(cpu_isa_t isa, const plan_t &p);
 
 // Whether 2-byte bit copies (bf16, f16, s16, u16) on `isa` run their
 // transposes on word tiles (AVX-512).

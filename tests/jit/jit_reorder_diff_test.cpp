@@ -486,23 +486,33 @@ TEST(jit_reorder, NarrowRows) {
                     EXPECT_EQ(d.narrow_pf, 64 * 160 * 4) << c.str();
                 }
             }
-        // Far rows (nchw -> nhwc) of f32 to 2-byte dsts, streamed (51-52
-        // MB): calls of two row tiles (64 channels; 80 = a call of 64 and
-        // one of 16 edge lanes, 48 = a row tile and 16 edge lanes in one
-        // call), A tails of 4 and 9 positions, scales common and per
-        // channel. Seeds of their own.
+        // Far rows (nchw -> nhwc) of f32 to 2- and 1-byte dsts, streamed
+        // (51-52 MB). 2-byte: calls of two row tiles (64 channels; 80 = a
+        // call of 64 and one of 16 edge lanes, 48 = a row tile and 16 edge
+        // lanes in one call), A tails of 4 and 9 positions; 1-byte: calls
+        // of a row tile, 192 channels = three calls, 200 a B edge of 8
+        // lanes. All calls of 4096 A positions (each A an edge after
+        // them). Scales common and per channel. Seeds of their own.
+        struct far_t {
+            std::vector<dim_t> dims;
+            data_type_t ddts[2];
+        };
+        const far_t fars[] = { { { 2, 80, 230, 230 }, { relayout_bf16, relayout_f16 } },
+            { { 3, 48, 245, 245 }, { relayout_bf16, relayout_f16 } },
+            { { 2, 192, 160, 170 }, { relayout_s8, relayout_u8 } },
+            { { 2, 200, 150, 173 }, { relayout_s8, relayout_u8 } } };
         uint32_t far_seed = 2000;
-        for (auto dims :
-                { std::vector<dim_t>{ 2, 80, 230, 230 }, std::vector<dim_t>{ 3, 48, 245, 245 } })
-            for (data_type_t ddt : { relayout_bf16, relayout_f16 }) {
-                jit_case_t c = jit_case_t::of(dims, relayout_f32, ddt, "nchw", "nhwc");
-                c.src_scale_mask = ddt == relayout_bf16 ? 0 : 2;
+        for (const far_t &f : fars)
+            for (data_type_t ddt : f.ddts) {
+                jit_case_t c = jit_case_t::of(f.dims, relayout_f32, ddt, "nchw", "nhwc");
+                c.src_scale_mask = ddt == f.ddts[0] ? 0 : 2;
                 EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++far_seed));
                 if (isa != cpu_isa_t::avx512_core) continue;
                 std::string kplan;
                 ASSERT_NO_FATAL_FAILURE(case_kplan(c, isa, kplan));
-                EXPECT_NE(kplan.find(dims[1] == 48 ? " B[48 " : " B[64 "), std::string::npos)
+                EXPECT_NE(kplan.find(f.dims[1] == 48 ? " B[48 " : " B[64 "), std::string::npos)
                         << c.str() << ": " << kplan;
+                EXPECT_NE(kplan.find(" A[4096 1 "), std::string::npos) << c.str() << ": " << kplan;
             }
         // The desc: rows of a whole line on AVX-512 only, not with scales
         // along A.
