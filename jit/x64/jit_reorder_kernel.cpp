@@ -596,6 +596,7 @@ private:
         mask_from_slot(k1, s_cnt_load, 16);
     }
     void word_transpose_8x8(int x, int y);
+    void stage_group_open(int cols, const Label &lkeep, const Label &lpartial);
     void stage_src_group(
             int rows, int esz, const std::function<int64_t(int)> &row_disp, bool next_ok);
     // Loads zmm 0 .. 15 of a tile from the src stage: 128-bit lane g of
@@ -1328,17 +1329,25 @@ void reorder_gen_t::word_transpose_8x8(int x, int y) {
 // innermost node): group g + pf - groups of the next B rows, at rcx +
 // 64 pf - esz v0 (8192^2 s8: 1.1-1.25x; the first group of a call waited
 // for its lines). s_stage_ok: the stage holds the current group.
-void reorder_gen_t::stage_src_group(
-        int rows, int esz, const std::function<int64_t(int)> &row_disp, bool next_ok) {
-    const int cols = 64 / esz;
-    Label lkeep, lpf_first, lpf_next, lpf_done;
+// The start of a staged group of `cols` columns: a tile not at a group's
+// first column goes to `lkeep` (the stage holds its group or not, as
+// s_stage_ok says); a group without `cols` value columns is not staged
+// (s_stage_ok = 0) and goes to `lpartial`; else s_stage_ok = 1.
+void reorder_gen_t::stage_group_open(int cols, const Label &lkeep, const Label &lpartial) {
     test(rax, cols - 1);
     jnz(lkeep, T_NEAR);
     mov(qword[rsp + s_stage_ok], 0);
     lea(r14, ptr[rax + cols]);
     cmp(r14, qword[rsp + s_v0]);
-    jg(lkeep, T_NEAR);
+    jg(lpartial, T_NEAR);
     mov(qword[rsp + s_stage_ok], 1);
+}
+
+void reorder_gen_t::stage_src_group(
+        int rows, int esz, const std::function<int64_t(int)> &row_disp, bool next_ok) {
+    const int cols = 64 / esz;
+    Label lkeep, lpf_first, lpf_next, lpf_done;
+    stage_group_open(cols, lkeep, lkeep);
     for (int b = 0; b < rows; ++b) {
         vmovdqu8(Zmm(b % 16), ptr[rcx + row_disp(b)]);
         vmovdqa32(ptr[rsp + buf_stage + b * 64], Zmm(b % 16));
@@ -1384,13 +1393,7 @@ void reorder_gen_t::stage_src_group(
 void reorder_gen_t::stage_src_wide(int rows, int esz, int64_t isB, bool next_ok) {
     const int G = wide_, cols = 64 * G / esz, tile_rows = 16 / G;
     Label lkeep, lpf_done;
-    test(rax, cols - 1);
-    jnz(lkeep, T_NEAR);
-    mov(qword[rsp + s_stage_ok], 0);
-    lea(r14, ptr[rax + cols]);
-    cmp(r14, qword[rsp + s_v0]);
-    jg(lpf_done, T_NEAR);
-    mov(qword[rsp + s_stage_ok], 1);
+    stage_group_open(cols, lkeep, lpf_done);
     for (int b = 0; b < rows; ++b)
         for (int l = 0; l < G; ++l) {
             const Zmm z((b * G + l) % 16);
