@@ -1342,7 +1342,8 @@ TEST(jit_reorder, Compensation) {
 // AVX2 1- and 2-byte bit copies on the ymm tiles (desc.ymm_small): 16
 // bytes of A x 16 lanes, groups of 4 A tiles, edges element by element.
 // The desc takes them on AVX2 only, not with compensation nor for 4-byte
-// types; bit-exact with partial groups (A = 100: 64 + 2 tiles + an edge),
+// types, nor where B edges would be a large part (B of 37 lanes);
+// bit-exact with partial groups (A = 100: 64 + 2 tiles + an edge),
 // partial B tiles, odd strides, padded blocks and folded lanes (4i16o4i).
 TEST(jit_reorder, YmmSmallTiles) {
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
@@ -1353,7 +1354,8 @@ TEST(jit_reorder, YmmSmallTiles) {
             for (dim_t m : { 37, 100, 300 })
                 for (dim_t k : { 16, 100, 129 }) {
                     jit_case_t c = jit_case_t::of({ m, k }, dt, dt, "ab", "ba");
-                    EXPECT_EQ(desc_of(c, isa).ymm_small, y ? e : 0) << c.str();
+                    // (B of 37 lanes: mostly edges, not taken)
+                    EXPECT_EQ(desc_of(c, isa).ymm_small, y && m != 37 ? e : 0) << c.str();
                     EXPECT_TRUE(run_jit_case(c, isa));
                     c.sstrides = { k + 3, 1 };
                     c.dstrides = { 1, m + 5 };
