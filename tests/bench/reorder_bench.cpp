@@ -262,6 +262,11 @@ const problem_t problems[] = {
     { "blocked", { 1024, 1024, 4, 4 }, rl_dt::f32, rl_dt::f32, "OIhw16i16o", "oihw" },
     { "blocked", { 2048, 2048, 3, 3 }, rl_dt::f32, rl_dt::f32, "OIhw16i16o", "oihw" },
     { "blocked", { 1024, 1024, 5, 5 }, rl_dt::f32, rl_dt::f32, "OIhw16i16o", "oihw" },
+    // Other kernel sizes take other paths (ARCHITECTURE §11): 2x2 runs as an
+    // interleave, 7x7 and 5x5x5 loop over their flattened tiles.
+    { "blocked", { 2048, 2048, 2, 2 }, rl_dt::f32, rl_dt::f32, "OIhw16i16o", "oihw" },
+    { "blocked", { 512, 1024, 7, 7 }, rl_dt::f32, rl_dt::f32, "OIhw16i16o", "oihw" },
+    { "blocked", { 512, 512, 5, 5, 5 }, rl_dt::f32, rl_dt::f32, "OIdhw16i16o", "oidhw" },
     // transposes
     { "transpose", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::f32, "nchw", "nhwc" },
     { "transpose", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::f32, "nhwc", "nchw" },
