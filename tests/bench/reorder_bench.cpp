@@ -77,6 +77,8 @@ dnnl::memory::data_type to_dnnl(rl_dt dt) {
     }
 }
 
+// Every tag of the problem table below needs its entry here (undef makes
+// oneDNN refuse the problem).
 dnnl::memory::format_tag dnnl_tag(const std::string &t) {
     using ft = dnnl::memory::format_tag;
     if (t == "nchw") return ft::nchw;
@@ -86,6 +88,8 @@ dnnl::memory::format_tag dnnl_tag(const std::string &t) {
     if (t == "oihw") return ft::oihw;
     if (t == "OIhw16i16o") return ft::OIhw16i16o;
     if (t == "OIhw4i16o4i") return ft::OIhw4i16o4i;
+    if (t == "oidhw") return ft::oidhw;
+    if (t == "OIdhw16i16o") return ft::OIdhw16i16o;
     if (t == "ab") return ft::ab;
     if (t == "ba") return ft::ba;
     return ft::undef;
