@@ -49,6 +49,7 @@ namespace ocl {
 struct kernel_source_t {
     std::string name;            // kernel function name
     std::string source;          // complete OpenCL C program
+    std::string options;         // build options it needs ("" for none)
     int work_dim = 0;            // 1 or 2
     size_t global[2] = { 0, 0 }; // work items needed (before rounding up to
                                  // the work-group size; kernels bound-check)

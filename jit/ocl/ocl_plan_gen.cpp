@@ -1,5 +1,7 @@
 #include "jit/ocl/ocl_plan_gen.hpp"
 
+#include <cmath>
+#include <cstdio>
 #include <sstream>
 
 namespace relayout {
@@ -12,10 +14,6 @@ namespace {
 // (the minimum CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE is 64 KiB).
 constexpr size_t max_table_bytes = 48 * 1024;
 
-bool is_float(data_type_t dt) {
-    return dt == relayout_f32 || dt == relayout_f16;
-}
-
 // An unsigned type of the element's size, for bit copies.
 const char *bits_type(data_type_t dt) {
     switch (impl::data_type_size(dt)) {
@@ -27,35 +25,130 @@ const char *bits_type(data_type_t dt) {
     }
 }
 
+// The OpenCL C element type of a converted side (bf16 travels as bits).
+const char *value_type(data_type_t dt) {
+    switch (dt) {
+        case relayout_f32: return "float";
+        case relayout_f16: return "half";
+        case relayout_bf16: return "ushort";
+        case relayout_s32: return "int";
+        case relayout_s16: return "short";
+        case relayout_u16: return "ushort";
+        case relayout_s8: return "char";
+        case relayout_u8: return "uchar";
+        default: return nullptr;
+    }
+}
+
+// A float as an exact OpenCL C constant expression (hex float literal).
+std::string float_literal(float v) {
+    if (std::isnan(v)) return "NAN";
+    if (std::isinf(v)) return v < 0 ? "(-INFINITY)" : "INFINITY";
+    char buf[48];
+    std::snprintf(buf, sizeof(buf), "%af", static_cast<double>(v));
+    return std::string("(") + buf + ")";
+}
+
+// Element `off` of buffer `buf` (data type dt) as a float: exact for every
+// type but s32, which rounds to nearest even (numerics.hpp load_f32).
+std::string load_expr(data_type_t dt, const char *buf, const char *off) {
+    const std::string b = buf, o = off;
+    switch (dt) {
+        case relayout_f32: return b + "[" + o + "]";
+        case relayout_f16: return "vload_half(" + o + ", " + b + ")";
+        case relayout_bf16: return "as_float((uint)" + b + "[" + o + "] << 16)";
+        case relayout_s32: return "convert_float_rte(" + b + "[" + o + "])";
+        default: return "(float)" + b + "[" + o + "]";
+    }
+}
+
+// Integer bounds that saturate in float before rounding (data_type.hpp
+// int_limits; the s32 upper bound is the largest float below 2^31).
+void int_bounds(data_type_t dt, const char **lo, const char **hi) {
+    switch (dt) {
+        case relayout_s32: *lo = "-2147483648.0f", *hi = "2147483520.0f"; break;
+        case relayout_s16: *lo = "-32768.0f", *hi = "32767.0f"; break;
+        case relayout_u16: *lo = "0.0f", *hi = "65535.0f"; break;
+        case relayout_s8: *lo = "-128.0f", *hi = "127.0f"; break;
+        default: *lo = "0.0f", *hi = "255.0f"; break;
+    }
+}
+
+// Helpers that store a float as dt exactly as numerics.hpp store_f32 does:
+// bf16 and integers round to nearest even, integers saturate first and
+// take their lowest value for NaN; f16 through vstore_half_rte.
+std::string store_helpers(data_type_t dt) {
+    std::ostringstream os;
+    if (dt == relayout_bf16)
+        os << "ushort rl_to_bf16(float f) {\n"
+           << "    uint u = as_uint(f);\n"
+           << "    if ((u & 0x7fffffffu) > 0x7f800000u) return (ushort)((u >> 16) | 0x40u);\n"
+           << "    u += 0x7fffu + ((u >> 16) & 1u);\n"
+           << "    return (ushort)(u >> 16);\n"
+           << "}\n";
+    if (dt == relayout_s32 || dt == relayout_s16 || dt == relayout_u16 || dt == relayout_s8
+            || dt == relayout_u8) {
+        const char *lo, *hi;
+        int_bounds(dt, &lo, &hi);
+        os << value_type(dt) << " rl_to_int(float v) {\n"
+           << "    if (!(v >= " << lo << ")) v = " << lo << ";\n"
+           << "    if (v > " << hi << ") v = " << hi << ";\n"
+           << "    return convert_" << value_type(dt) << "(rint(v));\n"
+           << "}\n";
+    }
+    return os.str();
+}
+
+std::string store_stmt(data_type_t dt, const std::string &v) {
+    switch (dt) {
+        case relayout_f32: return "dst[doff] = " + v + ";";
+        case relayout_f16: return "vstore_half_rte(" + v + ", doff, dst);";
+        case relayout_bf16: return "dst[doff] = rl_to_bf16(" + v + ");";
+        default: return "dst[doff] = rl_to_int(" + v + ");";
+    }
+}
+
+size_t scale_table_bytes(const plan_t &p, const attr_t &attr) {
+    size_t n = 0;
+    if (p.src_scale_mask >= 0) n += attr.src_scales.values.size();
+    if (p.dst_scale_mask >= 0) n += attr.dst_scales.values.size();
+    return n * sizeof(float);
+}
+
 } // namespace
 
-status_t plan_kernel_supported(const plan_t &p) {
-    if (p.src_scale_mask >= 0 || p.dst_scale_mask >= 0 || p.src_zp || p.dst_zp || p.beta != 0.f
-            || p.scale_adjust != 1.f || p.s8s8_comp || p.zp_comp)
+bool plan_kernel_divides(const plan_t &p) {
+    return !p.bit_copy && p.dst_scale_mask >= 0;
+}
+
+status_t plan_kernel_supported(const plan_t &p, const attr_t &attr) {
+    if (p.s8s8_comp || p.zp_comp)
         return fail(status_t::unimplemented,
-                "ocl:gen: device-side reorders take no attributes (scales, zero points, sum, "
-                "compensation); reorder through a cpu memory instead");
-    if (!p.bit_copy && !(is_float(p.sdt) && is_float(p.ddt)))
-        return failf(status_t::unimplemented,
-                "ocl:gen: device-side reorders convert f32 <-> f16 only (or copy equal types), "
-                "not %s -> %s",
-                dt2str(p.sdt), dt2str(p.ddt));
-    if (p.bit_copy && bits_type(p.sdt) == nullptr)
-        return failf(status_t::unimplemented, "ocl:gen: data type %s", dt2str(p.sdt));
+                "ocl:gen: device-side reorders do not compute compensation (s8s8 or zero-point "
+                "flags of the dst descriptor); reorder through a cpu memory instead");
+    if (value_type(p.sdt) == nullptr || value_type(p.ddt) == nullptr)
+        return failf(status_t::unimplemented, "ocl:gen: data types %s -> %s", dt2str(p.sdt),
+                dt2str(p.ddt));
+    if (p.src_scale_mask >= 0 && !attr.src_scales.is_set())
+        return fail(status_t::invalid_arguments, "ocl:gen: the plan has src scales but no values");
+    if (p.dst_scale_mask >= 0 && !attr.dst_scales.is_set())
+        return fail(status_t::invalid_arguments, "ocl:gen: the plan has dst scales but no values");
     size_t tab_bytes = 0;
     for (const auto &t : p.tabs)
         tab_bytes += (t.src.size() + t.dst.size()) * sizeof(int64_t);
-    if (tab_bytes > max_table_bytes)
+    const size_t sc_bytes = scale_table_bytes(p, attr);
+    if (tab_bytes + sc_bytes > max_table_bytes)
         return failf(status_t::unimplemented,
-                "ocl:gen: the plan's offset tables need %zu bytes of __constant memory "
-                "(limit %zu)",
-                tab_bytes, max_table_bytes);
+                "ocl:gen: the plan's offset tables (%zu bytes) and per-dim scales (%zu bytes) "
+                "need more __constant memory than %zu bytes; reorder through a cpu memory "
+                "instead",
+                tab_bytes, sc_bytes, max_table_bytes);
     return status_t::success;
 }
 
-status_t gen_plan_kernel(const plan_t &p, kernel_source_t *out) {
+status_t gen_plan_kernel(const plan_t &p, kernel_source_t *out, const attr_t &attr) {
     if (out == nullptr) return fail(status_t::invalid_arguments, "gen_plan_kernel: null out");
-    RL_CHECK(plan_kernel_supported(p));
+    RL_CHECK(plan_kernel_supported(p, attr));
     if (p.zero_volume)
         return fail(status_t::invalid_arguments,
                 "ocl kernel generator: zero-volume tensor needs no kernel");
@@ -65,12 +158,28 @@ status_t gen_plan_kernel(const plan_t &p, kernel_source_t *out) {
     for (int k = 0; k + 1 < K; ++k)
         rest *= p.nodes[k].n;
 
-    const char *st = p.bit_copy ? bits_type(p.sdt) : (p.sdt == relayout_f16 ? "half" : "float");
-    const char *dt = p.bit_copy ? bits_type(p.ddt) : (p.ddt == relayout_f16 ? "half" : "float");
+    const char *st = p.bit_copy ? bits_type(p.sdt) : value_type(p.sdt);
+    const char *dt = p.bit_copy ? bits_type(p.ddt) : value_type(p.ddt);
+    const bool src_scales = !p.bit_copy && p.src_scale_mask >= 0;
+    const bool dst_scales = !p.bit_copy && p.dst_scale_mask >= 0;
 
     std::ostringstream os;
+    // No contraction: every step of the value pipeline rounds on its own,
+    // like the reference (numerics.hpp compute_value).
     os << "// relayout ocl:gen reorder " << p.dump() << "\n"
        << "#pragma OPENCL FP_CONTRACT OFF\n";
+    if (!p.bit_copy) os << store_helpers(p.ddt);
+    // Per-dim scales are __constant tables; a common one is a literal.
+    for (int side = 0; side < 2; ++side) {
+        const bool on = side == 0 ? src_scales : dst_scales;
+        const scales_t &sc = side == 0 ? attr.src_scales : attr.dst_scales;
+        if (!on || sc.values.size() == 1) continue;
+        os << "__constant float " << (side == 0 ? "ssc" : "dsc") << "[" << sc.values.size()
+           << "] = {";
+        for (size_t i = 0; i < sc.values.size(); ++i)
+            os << (i ? "," : "") << float_literal(sc.values[i]);
+        os << "};\n";
+    }
     for (size_t t = 0; t < p.tabs.size(); ++t) {
         for (int side = 0; side < 2; ++side) {
             const auto &v = side == 0 ? p.tabs[t].src : p.tabs[t].dst;
@@ -96,9 +205,12 @@ status_t gen_plan_kernel(const plan_t &p, kernel_source_t *out) {
     }
     std::string soff = std::to_string(p.src_off0), doff = std::to_string(p.dst_off0);
     std::string pos[max_ndims];
+    std::string sidx = "0", didx = "0";
     for (int k = 0; k < K; ++k) {
         const node_t &nd = p.nodes[k];
         const std::string i = "i" + std::to_string(k);
+        if (nd.ss) sidx += " + " + i + " * " + std::to_string(nd.ss);
+        if (nd.ds) didx += " + " + i + " * " + std::to_string(nd.ds);
         if (nd.tab >= 0) {
             soff += " + tab" + std::to_string(nd.tab) + "s[" + i + "]";
             doff += " + tab" + std::to_string(nd.tab) + "d[" + i + "]";
@@ -129,23 +241,41 @@ status_t gen_plan_kernel(const plan_t &p, kernel_source_t *out) {
         if (p.ddt == relayout_f16 && !p.bit_copy)
             os << "        vstore_half_rte(0.0f, doff, dst);\n";
         else
-            os << "        dst[doff] = 0;\n";
+            os << "        dst[doff] = 0;\n"; // +0 in every type, bf16 included
         os << "        return;\n    }\n";
     }
     os << "    const long soff = " << soff << ";\n";
-    if (p.bit_copy)
+    if (p.bit_copy) {
         os << "    dst[doff] = src[soff];\n";
-    else if (p.sdt == relayout_f16 && p.ddt == relayout_f32)
-        os << "    dst[doff] = vload_half(soff, src);\n";
-    else if (p.sdt == relayout_f32 && p.ddt == relayout_f16)
-        os << "    vstore_half_rte(src[soff], doff, dst);\n";
-    else if (p.sdt == relayout_f16 && p.ddt == relayout_f16)
-        os << "    vstore_half_rte(vload_half(soff, src), doff, dst);\n";
-    else
-        os << "    dst[doff] = src[soff];\n";
+    } else {
+        // numerics.hpp compute_value, step for step; zero points only when
+        // non-zero (x + 0 would turn -0 into +0).
+        auto scale = [&](bool per_dim, const char *tab, const std::string &idx, float v) {
+            return per_dim ? std::string(tab) + "[" + idx + "]" : float_literal(v);
+        };
+        os << "    float v = " << load_expr(p.sdt, "src", "soff") << ";\n";
+        if (p.src_zp) os << "    v = v - " << float_literal(float(p.src_zp)) << ";\n";
+        if (src_scales)
+            os << "    v = "
+               << scale(attr.src_scales.values.size() > 1, "ssc", sidx, attr.src_scales.values[0])
+               << " * v;\n";
+        if (p.beta != 0.f)
+            os << "    v = v + " << float_literal(p.beta) << " * ("
+               << load_expr(p.ddt, "dst", "doff") << " - " << float_literal(float(p.dst_zp))
+               << ");\n";
+        if (dst_scales)
+            os << "    v = v / "
+               << scale(attr.dst_scales.values.size() > 1, "dsc", didx, attr.dst_scales.values[0])
+               << ";\n";
+        if (p.dst_zp) os << "    v = v + " << float_literal(float(p.dst_zp)) << ";\n";
+        if (p.scale_adjust != 1.f) os << "    v = v * " << float_literal(p.scale_adjust) << ";\n";
+        os << "    " << store_stmt(p.ddt, "v") << "\n";
+    }
     os << "}\n";
     out->name = "rl_reorder";
     out->source = os.str();
+    // The dst scale divides: it must round like the cpu's division.
+    out->options = plan_kernel_divides(p) ? "-cl-fp32-correctly-rounded-divide-sqrt" : "";
     out->work_dim = 2;
     out->global[0] = static_cast<size_t>(inner_n);
     out->global[1] = static_cast<size_t>(rest);

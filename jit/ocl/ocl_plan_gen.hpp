@@ -9,16 +9,25 @@
 // destination's padded extent). Offsets of irregular dims (offset tables)
 // are __constant arrays; offset0 of both sides is baked in.
 //
-// Numerics: bit copies for equal data types (any type); f32 <-> f16
-// through vload_half / vstore_half_rte (round to nearest even; no
-// cl_khr_fp16 needed). Attributes (scales, zero points, sum, compensation)
-// are not generated: such plans are `unimplemented`.
+// Numerics: bit copies for equal data types (any type); otherwise the
+// reference's value pipeline (src/ref/numerics.hpp) step for step with
+// contraction off: load as f32 (f16 through vload_half, no cl_khr_fp16
+// needed; bf16 as bits), src zero point, src scale, sum, dst scale, dst
+// zero point, then round to nearest even and saturate (bf16 and integers
+// as the reference does, f16 through vstore_half_rte). Common scales are
+// literals, per-dim scales __constant tables (with the offset tables,
+// under 48 KiB). A dst scale divides, so its program is built with
+// -cl-fp32-correctly-rounded-divide-sqrt (kernel_source_t::options); the
+// caller checks the device supports it. Compensation (s8s8 / zero-point
+// flags) needs a reduction and is `unimplemented`. Bit-exact with the cpu
+// on devices that keep f32 denormals (CL_FP_DENORM).
 //
 //   rl_reorder(__global const S *src, __global D *dst)
 #ifndef RELAYOUT_JIT_OCL_OCL_PLAN_GEN_HPP
 #define RELAYOUT_JIT_OCL_OCL_PLAN_GEN_HPP
 
 #include "jit/ocl/ocl_kernel_gen.hpp"
+#include "plan/attr.hpp"
 #include "plan/plan.hpp"
 
 namespace relayout {
@@ -26,9 +35,14 @@ namespace impl {
 namespace ocl {
 
 // Whether gen_plan_kernel can take the plan (the message says why not).
-status_t plan_kernel_supported(const plan_t &p);
+// `attr` gives the scale values of a plan made with it.
+status_t plan_kernel_supported(const plan_t &p, const attr_t &attr = attr_t());
 
-status_t gen_plan_kernel(const plan_t &p, kernel_source_t *out);
+// Whether the kernel divides (a dst scale): its build needs correctly
+// rounded division.
+bool plan_kernel_divides(const plan_t &p);
+
+status_t gen_plan_kernel(const plan_t &p, kernel_source_t *out, const attr_t &attr = attr_t());
 
 } // namespace ocl
 } // namespace impl

@@ -230,6 +230,9 @@ status_t context_t::init(cl_context ctx, cl_device_id dev, cl_command_queue q, b
         i.max_work_item_sizes[d] = sizes[d];
     RL_CHECK(device_value(dev, CL_DEVICE_GLOBAL_MEM_SIZE, &i.global_mem_size));
     RL_CHECK(device_value(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, &i.max_mem_alloc_size));
+    cl_device_fp_config fp = 0;
+    RL_CHECK(device_value(dev, CL_DEVICE_SINGLE_FP_CONFIG, &fp));
+    i.fp32_correct_div = (fp & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
 
     if (q) {
         queue_ = cl_ref_t<cl_command_queue>(q, retain);
@@ -328,9 +331,9 @@ status_t context_t::get_program(const std::string &source, const std::string &op
 }
 
 status_t context_t::get_kernel(const std::string &source, const std::string &name,
-        cl_ref_t<cl_kernel> *out, bool *cache_hit) {
+        cl_ref_t<cl_kernel> *out, bool *cache_hit, const std::string &options) {
     cl_ref_t<cl_program> prog;
-    RL_CHECK(get_program(source, "", &prog, cache_hit));
+    RL_CHECK(get_program(source, options, &prog, cache_hit));
     cl_int err = CL_SUCCESS;
     cl_kernel k = clCreateKernel(prog.get(), name.c_str(), &err);
     if (err != CL_SUCCESS) return cl_fail("clCreateKernel", err, name.c_str());

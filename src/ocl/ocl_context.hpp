@@ -39,6 +39,9 @@ struct device_info_t {
     size_t max_work_item_sizes[3] = { 0, 0, 0 };
     cl_ulong global_mem_size = 0;
     cl_ulong max_mem_alloc_size = 0;
+    // CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT in CL_DEVICE_SINGLE_FP_CONFIG:
+    // programs may ask for IEEE division (dst scales divide).
+    bool fp32_correct_div = false;
 };
 
 // Every device of every platform, in the order RELAYOUT_OCL_DEVICE indexes
@@ -77,7 +80,7 @@ public:
             cl_ref_t<cl_program> *out, bool *cache_hit = nullptr);
     // get_program + clCreateKernel(name).
     status_t get_kernel(const std::string &source, const std::string &name,
-            cl_ref_t<cl_kernel> *out, bool *cache_hit = nullptr);
+            cl_ref_t<cl_kernel> *out, bool *cache_hit = nullptr, const std::string &options = "");
 
     // Number of clBuildProgram calls and of cache hits so far.
     uint64_t program_builds() const { return builds_.load(); }

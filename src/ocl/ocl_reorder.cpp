@@ -121,11 +121,12 @@ std::string dims_str(const memory_desc_t &md) {
 // A generated kernel for a general plan.
 class plan_kernel_t {
 public:
-    static status_t create(context_t &ctx, const plan_t &p, std::unique_ptr<plan_kernel_t> *out) {
+    static status_t create(context_t &ctx, const plan_t &p, const attr_t &attr,
+            std::unique_ptr<plan_kernel_t> *out) {
         std::unique_ptr<plan_kernel_t> k(new plan_kernel_t(ctx));
         kernel_source_t ks;
-        RL_CHECK(gen_plan_kernel(p, &ks));
-        RL_CHECK(ctx.get_kernel(ks.source, ks.name, &k->kernel_));
+        RL_CHECK(gen_plan_kernel(p, &ks, attr));
+        RL_CHECK(ctx.get_kernel(ks.source, ks.name, &k->kernel_, nullptr, ks.options));
         k->global_[0] = ks.global[0];
         k->global_[1] = ks.global[1];
         *out = std::move(k);
@@ -249,22 +250,31 @@ public:
         st->dev_kernel = std::move(k);
         return status_t::success;
     }
+    // A generated kernel for in_md -> out_md with `attr` (the pd's plan
+    // when given, which was made with the same attributes).
     status_t reorder(opnd_t in, const memory_desc_t &in_md, opnd_t out, const memory_desc_t &out_md,
-            const plan_t *given) {
+            const plan_t *given, const attr_t &attr) {
         auto st = new_step(step_t::kind_t::reorder, in, out);
         plan_t p;
         if (given)
             p = *given;
         else
-            RL_CHECK(plan_create(p, in_md, out_md, attr_t()));
-        RL_CHECK(plan_kernel_supported(p));
+            RL_CHECK(plan_create(p, in_md, out_md, attr));
+        RL_CHECK(plan_kernel_supported(p, attr));
+        if (plan_kernel_divides(p) && !ctx_.info().fp32_correct_div)
+            return failf(status_t::unimplemented,
+                    "ocl:gen: dst scales divide, and device '%s' does not offer correctly "
+                    "rounded f32 division (CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT); reorder "
+                    "through a cpu memory instead",
+                    ctx_.info().name.c_str());
         st->text = "gen:" + md2str(in_md) + ">" + md2str(out_md);
         if (!p.zero_volume) {
             kernel_source_t ks;
-            RL_CHECK(gen_plan_kernel(p, &ks));
+            RL_CHECK(gen_plan_kernel(p, &ks, attr));
             add_source(st->text, ks.source);
         }
-        if (build_ && !p.zero_volume) RL_CHECK(plan_kernel_t::create(ctx_, p, &st->plan_kernel));
+        if (build_ && !p.zero_volume)
+            RL_CHECK(plan_kernel_t::create(ctx_, p, attr, &st->plan_kernel));
         return status_t::success;
     }
 
@@ -384,7 +394,7 @@ status_t make_recipe(const relayout_primitive_desc &pd, context_t &ctx, bool bui
             b.copy_buffer(md_size(d)); // same layout: the runtime's copy
             return status_t::success;
         }
-        return b.reorder(opnd_t::src, s, opnd_t::dst, d, &pd.plan);
+        return b.reorder(opnd_t::src, s, opnd_t::dst, d, &pd.plan, attr);
     }
 
     image_desc_t si{}, di{};
@@ -405,6 +415,12 @@ status_t make_recipe(const relayout_primitive_desc &pd, context_t &ctx, bool bui
 
     // ---- blocked -> image ----------------------------------------------------
     if (d_img) {
+        // The values pass through a temp on their way into the image: a
+        // sum would read the temp, not the image.
+        if (attr.beta != 0.f)
+            return fail(status_t::unimplemented,
+                    "ocl:gen: a sum post-op into an image destination is not supported "
+                    "(the image is written through a temp)");
         if (is_strided_float(s) && no_attr) {
             if (!s_host) return b.pack(opnd_t::src, s, opnd_t::dst, di);
             r.dtmp_bytes[0] = md_size(s);
@@ -422,11 +438,7 @@ status_t make_recipe(const relayout_primitive_desc &pd, context_t &ctx, bool bui
             RL_CHECK(b.host(opnd_t::src, s, opnd_t::htmp, t, attr));
             b.transfer(true, opnd_t::htmp, opnd_t::dtmp0, md_size(t));
         } else {
-            if (!no_attr)
-                return fail(status_t::unimplemented,
-                        "ocl:gen: device-side reorders take no attributes (scales, zero points, "
-                        "sum); reorder from a cpu memory instead");
-            RL_CHECK(b.reorder(opnd_t::src, s, opnd_t::dtmp0, t, nullptr));
+            RL_CHECK(b.reorder(opnd_t::src, s, opnd_t::dtmp0, t, nullptr, attr));
         }
         return b.pack(opnd_t::dtmp0, t, opnd_t::dst, di);
     }
@@ -453,11 +465,7 @@ status_t make_recipe(const relayout_primitive_desc &pd, context_t &ctx, bool bui
         b.transfer(false, opnd_t::dtmp0, opnd_t::htmp, md_size(t));
         return b.host(opnd_t::htmp, t, opnd_t::dst, d, attr);
     }
-    if (!no_attr)
-        return fail(status_t::unimplemented,
-                "ocl:gen: device-side reorders take no attributes (scales, zero points, sum); "
-                "reorder into a cpu memory instead");
-    return b.reorder(opnd_t::dtmp0, t, opnd_t::dst, d, nullptr);
+    return b.reorder(opnd_t::dtmp0, t, opnd_t::dst, d, nullptr, attr);
 }
 
 // The runtime's kernel: the recipe, built for one context.

@@ -77,6 +77,8 @@ dnnl::memory::data_type to_dnnl(rl_dt dt) {
     }
 }
 
+// Every tag of the problem table below needs its entry here (undef makes
+// oneDNN refuse the problem).
 dnnl::memory::format_tag dnnl_tag(const std::string &t) {
     using ft = dnnl::memory::format_tag;
     if (t == "nchw") return ft::nchw;
@@ -86,6 +88,8 @@ dnnl::memory::format_tag dnnl_tag(const std::string &t) {
     if (t == "oihw") return ft::oihw;
     if (t == "OIhw16i16o") return ft::OIhw16i16o;
     if (t == "OIhw4i16o4i") return ft::OIhw4i16o4i;
+    if (t == "oidhw") return ft::oidhw;
+    if (t == "OIdhw16i16o") return ft::OIdhw16i16o;
     if (t == "ab") return ft::ab;
     if (t == "ba") return ft::ba;
     return ft::undef;
@@ -262,6 +266,11 @@ const problem_t problems[] = {
     { "blocked", { 1024, 1024, 4, 4 }, rl_dt::f32, rl_dt::f32, "OIhw16i16o", "oihw" },
     { "blocked", { 2048, 2048, 3, 3 }, rl_dt::f32, rl_dt::f32, "OIhw16i16o", "oihw" },
     { "blocked", { 1024, 1024, 5, 5 }, rl_dt::f32, rl_dt::f32, "OIhw16i16o", "oihw" },
+    // Other kernel sizes take other paths (ARCHITECTURE §11): 2x2 runs as an
+    // interleave, 7x7 and 5x5x5 loop over their flattened tiles.
+    { "blocked", { 2048, 2048, 2, 2 }, rl_dt::f32, rl_dt::f32, "OIhw16i16o", "oihw" },
+    { "blocked", { 512, 1024, 7, 7 }, rl_dt::f32, rl_dt::f32, "OIhw16i16o", "oihw" },
+    { "blocked", { 512, 512, 5, 5, 5 }, rl_dt::f32, rl_dt::f32, "OIdhw16i16o", "oidhw" },
     // transposes
     { "transpose", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::f32, "nchw", "nhwc" },
     { "transpose", { 16, 256, 64, 64 }, rl_dt::f32, rl_dt::f32, "nhwc", "nchw" },

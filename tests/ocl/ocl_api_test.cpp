@@ -619,26 +619,220 @@ TEST(OclBuffers, StridedViewsAndGapsAreHonoured) {
         }
 }
 
-TEST(OclBuffers, AttributesOnDeviceOnlyReordersAreUnimplemented) {
+// ---- attributes on the device ---------------------------------------------------
+
+struct attr_case_t {
+    const char *name;
+    memory::dims dims;
+    dt sdt, ddt;
+    const char *stag, *dtag;
+    int src_mask = -1, dst_mask = -1; // -1: no scale
+    int32_t src_zp = 0, dst_zp = 0;
+    float beta = 0.f;
+};
+
+// Source values that reach every rounding and saturation case: halves
+// (ties), -0, values beyond every integer range, tiny values and NaN
+// (skipped for f16 destinations, whose NaN payload the cpu quiets its own
+// way).
+std::vector<float> attr_values(size_t n, bool with_nan) {
+    const float special[] = { -0.f, 0.5f, 1.5f, 2.5f, -2.5f, -0.5f, 127.5f, 128.5f, -128.5f, 255.5f,
+        300.f, -300.f, 70000.f, -70000.f, 3e9f, -3e9f, 1e-30f, -1e-30f, 1.00390625f,
+        with_nan ? NAN : 7.f };
+    std::vector<float> v(n);
+    for (size_t i = 0; i < n; ++i)
+        v[i] = i % 5 == 0 ? special[(i / 5) % (sizeof(special) / sizeof(*special))]
+                          : float(int(i * 7 % 193) - 96) * 0.37f;
+    return v;
+}
+
+// Scales that are not powers of two, so that multiplication and division
+// both round.
+std::vector<float> scale_values(const memory::dims &d, int mask) {
+    int64_t n = 1;
+    for (size_t k = 0; k < d.size(); ++k)
+        if (mask >> k & 1) n *= d[k];
+    std::vector<float> v(static_cast<size_t>(n));
+    for (size_t i = 0; i < v.size(); ++i)
+        v[i] = 0.3f + 0.173f * float(i % 11);
+    return v;
+}
+
+primitive_attr make_attr(const attr_case_t &c) {
+    primitive_attr a;
+    if (c.src_mask >= 0)
+        a.set_scales(RELAYOUT_ARG_SRC, c.src_mask, scale_values(c.dims, c.src_mask));
+    if (c.dst_mask >= 0)
+        a.set_scales(RELAYOUT_ARG_DST, c.dst_mask, scale_values(c.dims, c.dst_mask));
+    if (c.src_zp) a.set_zero_points(RELAYOUT_ARG_SRC, c.src_zp);
+    if (c.dst_zp) a.set_zero_points(RELAYOUT_ARG_DST, c.dst_zp);
+    if (c.beta != 0.f) a.set_post_ops_sum(c.beta);
+    return a;
+}
+
+void PrintTo(const attr_case_t &c, std::ostream *os) {
+    *os << c.name;
+}
+
+class OclBufferAttrs : public ::testing::TestWithParam<attr_case_t> {};
+
+// ocl buffer -> ocl buffer with attributes (one generated kernel) against
+// the same reorder on the cpu engine: bit-exact, dst gaps included.
+TEST_P(OclBufferAttrs, DeviceReorderMatchesCpu) {
     NEED_DEVICE();
-    memory::desc a({ 4, 4 }, dt::f32, memory::format_tag::ab);
-    memory::desc b({ 4, 4 }, dt::f32, memory::format_tag::ba);
-    relayout_primitive_attr_t attr = nullptr;
-    ASSERT_EQ(relayout_primitive_attr_create(&attr), relayout_success);
-    const float sc = 2.f;
-    ASSERT_EQ(relayout_primitive_attr_set_scales(attr, RELAYOUT_ARG_SRC, 1, 0, &sc),
-            relayout_success);
+    const auto &c = GetParam();
+    memory::desc plain(c.dims, dt::f32, std::string("abcdef").substr(0, c.dims.size()));
+    memory::desc smd(c.dims, c.sdt, c.stag), dmd(c.dims, c.ddt, c.dtag);
+    std::vector<float> v = attr_values(size_t(volume(c.dims)), c.ddt != dt::f16);
+    std::vector<float> old(v.size());
+    for (size_t i = 0; i < old.size(); ++i)
+        old[i] = float(int(i % 13) - 6);
+    memory p(plain, cpu(), v.data()), p_old(plain, cpu(), old.data());
+    stream cs(cpu()), s(gpu());
+    // Both sides start from the same bytes: the src converted on the cpu,
+    // the dst's old values (for the sum) likewise, its gaps filled with 0x5A.
+    memory c_src(smd, cpu()), c_dst(dmd, cpu());
+    reorder(p, c_src).execute(cs, p, c_src);
+    std::memset(c_dst.get_data_handle(), 0x5A, dmd.get_size());
+    reorder(p_old, c_dst).execute(cs, p_old, c_dst);
+    const std::vector<unsigned char> start(static_cast<unsigned char *>(c_dst.get_data_handle()),
+            static_cast<unsigned char *>(c_dst.get_data_handle()) + dmd.get_size());
+    memory g_src(smd, gpu()), g_dst(dmd, gpu());
+    reorder(c_src, g_src).execute(s, c_src, g_src);
+    reorder(c_dst, g_dst).execute(s, c_dst, g_dst);
+    const primitive_attr attr = make_attr(c);
+    reorder(reorder::primitive_desc(cpu(), smd, cpu(), dmd, attr)).execute(cs, c_src, c_dst);
+    reorder::primitive_desc pd(gpu(), smd, gpu(), dmd, attr);
+    EXPECT_EQ(pd.impl_info_str(), "ocl:gen");
+    EXPECT_EQ(pd.plan_str().find("cpu"), std::string::npos) << pd.plan_str();
+    reorder(pd).execute(s, g_src, g_dst);
+    std::vector<unsigned char> got(dmd.get_size(), 0xAB);
+    memory out(dmd, cpu(), got.data());
+    reorder(g_dst, out).execute(s, g_dst, out);
+    const auto *want = static_cast<const unsigned char *>(c_dst.get_data_handle());
+    EXPECT_NE(0, std::memcmp(want, start.data(), start.size())) << "the reorder changed nothing";
+    size_t first = got.size();
+    for (size_t i = 0; i < got.size() && first == got.size(); ++i)
+        if (got[i] != want[i]) first = i;
+    EXPECT_EQ(first, got.size()) << "first differing byte " << first << " of " << got.size() << "; "
+                                 << pd.plan_str();
+}
+
+const attr_case_t attr_cases[] = {
+    // conversions without attributes, every dst type
+    { "f32_to_s8", { 2, 5, 3, 7 }, dt::f32, dt::s8, "abcd", "acdb" },
+    { "f32_to_u8_blocked", { 2, 19, 3, 5 }, dt::f32, dt::u8, "abcd", "aBcd16b" },
+    { "f32_to_bf16", { 3, 37 }, dt::f32, dt::bf16, "ab", "ba" },
+    { "f32_to_s32", { 3, 37 }, dt::f32, dt::s32, "ab", "ba" },
+    { "bf16_to_f32", { 3, 37 }, dt::bf16, dt::f32, "ab", "ba" },
+    { "s8_to_f32", { 2, 5, 3, 7 }, dt::s8, dt::f32, "abcd", "acdb" },
+    { "u8_to_bf16", { 2, 5, 3, 7 }, dt::u8, dt::bf16, "acdb", "abcd" },
+    { "s32_to_f16", { 4, 21 }, dt::s32, dt::f16, "ab", "ba" },
+    // scales, common and per dim, both sides
+    { "f32_s8_src_scale", { 2, 19, 3, 5 }, dt::f32, dt::s8, "abcd", "aBcd16b", 0 },
+    { "f32_s8_per_channel", { 2, 19, 3, 5 }, dt::f32, dt::s8, "abcd", "aBcd16b", 2 },
+    { "f32_u8_dst_scale", { 2, 5, 3, 7 }, dt::f32, dt::u8, "abcd", "acdb", -1, 0 },
+    { "f32_f32_dst_per_channel", { 2, 5, 3, 7 }, dt::f32, dt::f32, "acdb", "abcd", -1, 2 },
+    { "oihw_per_oi", { 20, 9, 3, 3 }, dt::f32, dt::s8, "abcd", "ABcd4b16a4b", 3, 1 },
+    { "f16_bf16_both", { 17, 18, 1, 2 }, dt::f16, dt::bf16, "ABcd16b16a", "cdba", 1, 0 },
+    { "irregular_scaled", { 2, 100 }, dt::f32, dt::s8, "aB48b", "aB64b", 2 },
+    // zero points and sum
+    { "u8_to_f32_src_zp", { 2, 5, 3, 7 }, dt::u8, dt::f32, "abcd", "acdb", 0, -1, 128 },
+    { "f32_to_u8_dst_zp", { 2, 5, 3, 7 }, dt::f32, dt::u8, "abcd", "acdb", 0, -1, 0, 7 },
+    { "sum_f32", { 2, 19, 3, 5 }, dt::f32, dt::f32, "abcd", "aBcd8b", -1, -1, 0, 0, 0.75f },
+    { "sum_s8_all", { 2, 19, 3, 5 }, dt::s8, dt::s8, "aBcd16b", "abcd", 2, 0, -3, 5, 1.5f },
+    { "sum_bf16", { 3, 37 }, dt::f32, dt::bf16, "ab", "ba", 0, -1, 0, 0, -2.f },
+};
+
+INSTANTIATE_TEST_SUITE_P(Cases, OclBufferAttrs, ::testing::ValuesIn(attr_cases),
+        [](const ::testing::TestParamInfo<attr_case_t> &i) { return std::string(i.param.name); });
+
+TEST(OclBufferAttrs, ScalesThroughImagesOnTheDevice) {
+    NEED_DEVICE();
+    const memory::dims d = { 2, 6, 3, 5 };
+    memory::desc nchw(d, dt::f32, memory::format_tag::nchw);
+    memory::desc blk8(d, dt::f32, memory::format_tag::nChw8c);
+    std::vector<float> v = make_values(size_t(volume(d)));
+    memory src(nchw, cpu(), v.data());
+    memory dev_blk(blk8, gpu());
+    stream s(gpu());
+    reorder(src, dev_blk).execute(s, src, dev_blk);
+    // device blocked buffer -> image with a per-channel src scale: the
+    // scaling reorder runs on the device, into the plain temp of the pack.
+    primitive_attr a;
+    std::vector<float> sc(6);
+    for (size_t c = 0; c < sc.size(); ++c)
+        sc[c] = 0.25f * float(c + 1);
+    a.set_scales(RELAYOUT_ARG_SRC, 2, sc);
+    auto md = image_desc(image_type::in_out_channel, d, dt::f32);
+    memory img(md, gpu());
+    reorder::primitive_desc pd(gpu(), blk8, gpu(), md, a);
+    EXPECT_EQ(pd.plan_str().find("cpu"), std::string::npos) << pd.plan_str();
+    reorder(pd).execute(s, dev_blk, img);
+    s.wait();
+    auto at = [&](int64_t n, int64_t c, int64_t h, int64_t w) {
+        return sc[size_t(c)] * v[size_t(((n * d[1] + c) * d[2] + h) * d[3] + w)];
+    };
+    EXPECT_EQ(read_pixels(img, false), reference_image(image_type::in_out_channel, d, 0, at).px);
+    // image -> device s8 buffer with a dst scale: unpack, then the scaling
+    // reorder on the device; compared with the cpu's own reorder.
+    memory::desc s8md(d, dt::s8, memory::format_tag::nhwc);
+    primitive_attr b;
+    b.set_scales(RELAYOUT_ARG_DST, 0, { 0.3f });
+    memory dev_s8(s8md, gpu());
+    reorder::primitive_desc pd2(gpu(), md, gpu(), s8md, b);
+    EXPECT_EQ(pd2.plan_str().find("cpu"), std::string::npos) << pd2.plan_str();
+    reorder(pd2).execute(s, img, dev_s8);
+    std::vector<int8_t> got(size_t(volume(d))), want(got.size());
+    memory host_got(s8md, cpu(), got.data()), host_want(s8md, cpu(), want.data());
+    reorder(dev_s8, host_got).execute(s, dev_s8, host_got);
+    std::vector<float> scaled(v.size());
+    for (int64_t n = 0; n < d[0]; ++n)
+        for (int64_t c = 0; c < d[1]; ++c)
+            for (int64_t h = 0; h < d[2]; ++h)
+                for (int64_t w = 0; w < d[3]; ++w)
+                    scaled[size_t(((n * d[1] + c) * d[2] + h) * d[3] + w)] = at(n, c, h, w);
+    memory host_scaled(nchw, cpu(), scaled.data());
+    stream cs(cpu());
+    reorder(reorder::primitive_desc(cpu(), nchw, cpu(), s8md, b))
+            .execute(cs, host_scaled, host_want);
+    EXPECT_EQ(got, want);
+}
+
+TEST(OclBufferAttrs, WhatTheDeviceRefusesIsNamed) {
+    NEED_DEVICE();
+    const memory::dims d = { 2, 6, 3, 5 };
+    memory::desc nchw(d, dt::f32, memory::format_tag::nchw);
+    auto img = image_desc(image_type::in_out_channel, d, dt::f32);
     relayout_primitive_desc_t pd = nullptr;
+    // a sum into an image (written through a temp)
+    primitive_attr sum;
+    sum.set_post_ops_sum(1.f);
     EXPECT_EQ(relayout_reorder_primitive_desc_create(
-                      &pd, a.get(), gpu().get(), b.get(), gpu().get(), attr),
+                      &pd, nchw.get(), gpu().get(), img.get(), gpu().get(), sum.get()),
+            relayout_unimplemented);
+    EXPECT_NE(std::string(relayout_get_last_error_message()).find("sum"), std::string::npos);
+    // ... also from the cpu
+    EXPECT_EQ(relayout_reorder_primitive_desc_create(
+                      &pd, nchw.get(), cpu().get(), img.get(), gpu().get(), sum.get()),
+            relayout_unimplemented);
+    // s8s8 compensation needs a reduction: the cpu engine does it.
+    memory::desc oihw({ 32, 16, 3, 3 }, dt::f32, memory::format_tag::oihw);
+    memory::desc wei({ 32, 16, 3, 3 }, dt::s8, memory::format_tag::OIhw4i16o4i);
+    memory::desc comp = wei.with_extra(relayout_extra_flag_compensation_conv_s8s8, 1);
+    EXPECT_EQ(relayout_reorder_primitive_desc_create(
+                      &pd, oihw.get(), gpu().get(), comp.get(), gpu().get(), nullptr),
+            relayout_unimplemented);
+    EXPECT_NE(
+            std::string(relayout_get_last_error_message()).find("compensation"), std::string::npos);
+    // image -> image with scales
+    auto img2 = image_desc(image_type::in_out_width, d, dt::f32);
+    primitive_attr sc;
+    sc.set_scales(RELAYOUT_ARG_SRC, 0, { 2.f });
+    EXPECT_EQ(relayout_reorder_primitive_desc_create(
+                      &pd, img.get(), gpu().get(), img2.get(), gpu().get(), sc.get()),
             relayout_unimplemented);
     EXPECT_NE(std::string(relayout_get_last_error_message()).find("attributes"), std::string::npos);
-    // ... but fine when one side is on the cpu.
-    EXPECT_EQ(relayout_reorder_primitive_desc_create(
-                      &pd, a.get(), cpu().get(), b.get(), gpu().get(), attr),
-            relayout_success);
-    relayout_primitive_desc_destroy(pd);
-    relayout_primitive_attr_destroy(attr);
 }
 
 // ---- interop -------------------------------------------------------------------

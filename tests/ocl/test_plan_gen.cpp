@@ -47,28 +47,74 @@ TEST(ocl_plan_gen, equal_types_are_bit_copies) {
     EXPECT_NE(ks.source.find("__global const uchar *src"), std::string::npos) << ks.source;
 }
 
-TEST(ocl_plan_gen, refuses_attributes_and_integer_conversions) {
+TEST(ocl_plan_gen, attributes_become_the_value_pipeline) {
     attr_t a;
-    a.src_scales.values = { 2.f };
+    a.src_scales.mask = 2;
+    a.src_scales.values = { 0.5f, 3.f, 0.1f };
+    a.dst_scales.values = { 0.3f };
+    a.src_zp = 4;
+    a.beta = 0.5f;
+    const plan_t p = make_plan({ 2, 3, 4 }, relayout_f32, "abc", relayout_s8, "acb", a);
     kernel_source_t ks;
-    EXPECT_EQ(gen_plan_kernel(make_plan({ 4, 4 }, relayout_f32, "ab", relayout_f32, "ba", a), &ks),
-            status_t::unimplemented);
-    EXPECT_NE(last_error_message().find("attributes"), std::string::npos);
-    EXPECT_EQ(gen_plan_kernel(make_plan({ 4, 4 }, relayout_s8, "ab", relayout_f32, "ba"), &ks),
-            status_t::unimplemented);
-    EXPECT_NE(last_error_message().find("s8 -> f32"), std::string::npos);
+    ASSERT_EQ(gen_plan_kernel(p, &ks, a), status_t::success) << last_error_message();
+    // the per-channel table, exact, and the steps in the reference's order
+    EXPECT_NE(
+            ks.source.find("__constant float ssc[3] = {(0x1p-1f),(0x1.8p+1f),"), std::string::npos)
+            << ks.source;
+    const size_t zp = ks.source.find("v = v - (0x1p+2f)"), sc = ks.source.find("* v;"),
+                 sum = ks.source.find("v = v + (0x1p-1f) * ("), div = ks.source.find("v = v / ");
+    ASSERT_NE(zp, std::string::npos) << ks.source;
+    EXPECT_LT(zp, sc);
+    EXPECT_LT(sc, sum);
+    EXPECT_LT(sum, div);
+    EXPECT_NE(ks.source.find("rl_to_int(v)"), std::string::npos);
+    EXPECT_NE(ks.source.find("-128.0f"), std::string::npos);
+    EXPECT_NE(ks.source.find("FP_CONTRACT OFF"), std::string::npos);
+    EXPECT_EQ(ks.options, "-cl-fp32-correctly-rounded-divide-sqrt");
+    EXPECT_TRUE(plan_kernel_divides(p));
+    // without the values the plan cannot be generated
+    EXPECT_EQ(gen_plan_kernel(p, &ks), status_t::invalid_arguments);
+    EXPECT_NE(last_error_message().find("no values"), std::string::npos);
+    // integer and bf16 conversions without attributes need no options
+    const plan_t q = make_plan({ 4, 4 }, relayout_s8, "ab", relayout_bf16, "ba");
+    ASSERT_EQ(gen_plan_kernel(q, &ks), status_t::success) << last_error_message();
+    EXPECT_NE(ks.source.find("rl_to_bf16"), std::string::npos);
+    EXPECT_EQ(ks.options, "");
+}
+
+TEST(ocl_plan_gen, refuses_compensation_and_huge_scale_tables) {
+    memory_desc_t s, d;
+    const int64_t dims[] = { 32, 16, 3, 3 };
+    ASSERT_EQ(md_init_by_tag(s, 4, dims, relayout_f32, "abcd"), status_t::success);
+    ASSERT_EQ(md_init_by_tag(d, 4, dims, relayout_s8, "ABcd4b16a4b"), status_t::success);
+    d.extra.flags = relayout_extra_flag_compensation_conv_s8s8;
+    d.extra.compensation_mask = 1;
+    plan_t p;
+    ASSERT_EQ(plan_create(p, s, d, attr_t()), status_t::success) << last_error_message();
+    kernel_source_t ks;
+    EXPECT_EQ(gen_plan_kernel(p, &ks), status_t::unimplemented);
+    EXPECT_NE(last_error_message().find("compensation"), std::string::npos);
+    attr_t a;
+    a.src_scales.mask = 3;
+    a.src_scales.values.assign(200 * 100, 0.5f);
+    const plan_t big = make_plan({ 200, 100 }, relayout_f32, "ab", relayout_s8, "ba", a);
+    EXPECT_EQ(gen_plan_kernel(big, &ks, a), status_t::unimplemented);
+    EXPECT_NE(last_error_message().find("__constant memory"), std::string::npos);
 }
 
 TEST(ocl_plan_gen, programs_build_on_the_device) {
     RL_OCL_GET_CONTEXT(ctx);
-    for (const plan_t &p : {
-                 make_plan({ 2, 17, 5, 3 }, relayout_f32, "abcd", relayout_f16, "aBcd16b"),
-                 make_plan({ 2, 100 }, relayout_f16, "aB48b", relayout_f32, "aB64b"),
-                 make_plan({ 20, 9, 3, 3 }, relayout_f32, "abcd", relayout_f32, "ABcd4b16a4b") }) {
+    for (const plan_t &p :
+            { make_plan({ 2, 17, 5, 3 }, relayout_f32, "abcd", relayout_f16, "aBcd16b"),
+                    make_plan({ 2, 100 }, relayout_f16, "aB48b", relayout_f32, "aB64b"),
+                    make_plan({ 20, 9, 3, 3 }, relayout_f32, "abcd", relayout_f32, "ABcd4b16a4b"),
+                    make_plan({ 5, 7 }, relayout_f16, "ab", relayout_u8, "ba"),
+                    make_plan({ 5, 7 }, relayout_bf16, "ab", relayout_s32, "ba"),
+                    make_plan({ 5, 7 }, relayout_s32, "ab", relayout_bf16, "ba") }) {
         kernel_source_t ks;
         ASSERT_EQ(gen_plan_kernel(p, &ks), status_t::success);
         cl_ref_t<cl_kernel> k;
-        EXPECT_EQ(ctx->get_kernel(ks.source, ks.name, &k), status_t::success)
+        EXPECT_EQ(ctx->get_kernel(ks.source, ks.name, &k, nullptr, ks.options), status_t::success)
                 << last_error_message();
     }
 }
