@@ -165,10 +165,26 @@ res_t fail(const std::string &why) {
 res_t run_problem_impl(const prb_t &prb, int idx) {
     res_t res;
     apply_isa(prb.max_cpu_isa);
-    if (prb.engine_kind == "npu") return run_npu_problem(prb, idx); // engine_npu.cpp
+    const bool cross_default = prb.cross_engine == settings_t().cross_engine;
+    if (prb.engine_kind == "cpu" && !cross_default)
+        return fail("--cross-engine=" + prb.cross_engine + " needs a device engine (--engine=ocl)");
+    if (prb.engine_kind == "npu") {
+        if (!cross_default) {
+            res.state = state_t::unimplemented;
+            res.reason = "npu problems move cpu memory into local memory (--cross-engine=cpu2gpu)";
+            return res;
+        }
+        return run_npu_problem(prb, idx); // engine_npu.cpp
+    }
     if (prb.engine_kind == "ocl"
-            && (is_image_tag(prb.stag) || is_image_tag(prb.dtag) || !ocl_available()))
+            && (is_image_tag(prb.stag) || is_image_tag(prb.dtag) || !ocl_available())) {
+        if (!cross_default && ocl_available()) {
+            res.state = state_t::unimplemented;
+            res.reason = "image problems take their engines from the tags (no --cross-engine)";
+            return res;
+        }
         return run_ocl_problem(prb, idx); // engine_ocl.cpp (images; skips without a device)
+    }
 
     // ---- creation ------------------------------------------------------
     api::md_t src_md, dst_md;
@@ -203,8 +219,9 @@ res_t run_problem_impl(const prb_t &prb, int idx) {
         if (prb.attr.dst_zp) attr.set_zero_point(RELAYOUT_ARG_DST, prb.attr.dst_zp);
         if (prb.attr.has_sum) attr.set_sum(prb.attr.sum_beta);
 
-        const auto &dst_eng = dev ? dev->eng : cpu->eng;
-        pd = api::make_reorder_pd(cpu->eng, src_md, dst_eng, dst_md, &attr);
+        const auto &src_eng = dev && prb.cross_engine != "cpu2gpu" ? dev->eng : cpu->eng;
+        const auto &dst_eng = dev && prb.cross_engine != "gpu2cpu" ? dev->eng : cpu->eng;
+        pd = api::make_reorder_pd(src_eng, src_md, dst_eng, dst_md, &attr);
         res.impl = pd.impl();
         // format_tag::any: the library chose; take its descriptors.
         if (prb.stag == "any") src_md = pd.md(RELAYOUT_ARG_SRC);
@@ -245,21 +262,29 @@ res_t run_problem_impl(const prb_t &prb, int idx) {
 
     // ---- buffers ---------------------------------------------------------
     buffer_t src_buf(src_l.size + guard_bytes), dst_buf(dst_l.size + guard_bytes);
-    const api::memory_t src_mem = api::make_memory(src_md, cpu->eng, src_buf.data());
+    const api::memory_t src_host = api::make_memory(src_md, cpu->eng, src_buf.data());
     const api::memory_t dst_host = api::make_memory(dst_md, cpu->eng, dst_buf.data());
-    // The dst the primitive writes: the host buffer, or a device buffer.
+    // The memories the primitive reads and writes: the host buffers, or
+    // device buffers (--cross-engine).
+    const bool src_dev = dev && prb.cross_engine != "cpu2gpu";
+    const bool dst_dev = dev && prb.cross_engine != "gpu2cpu";
+    const api::memory_t src_mem =
+            src_dev ? api::make_memory(src_md, dev->eng, RELAYOUT_MEMORY_ALLOCATE) : src_host;
     const api::memory_t dst_mem =
-            dev ? api::make_memory(dst_md, dev->eng, RELAYOUT_MEMORY_ALLOCATE) : dst_host;
+            dst_dev ? api::make_memory(dst_md, dev->eng, RELAYOUT_MEMORY_ALLOCATE) : dst_host;
     const api::stream_t &strm = dev ? dev->strm : cpu->strm;
-    // Moves dst between the host buffer and the device (identity reorders).
+    // Moves the host buffers to the device and dst back (identity reorders).
     auto upload = [&]() {
-        if (!dev) return;
-        api::make_reorder(api::make_reorder_pd(cpu->eng, dst_md, dev->eng, dst_md, nullptr))
-                .execute(strm, dst_host, dst_mem);
+        if (src_dev)
+            api::make_reorder(api::make_reorder_pd(cpu->eng, src_md, dev->eng, src_md, nullptr))
+                    .execute(strm, src_host, src_mem);
+        if (dst_dev)
+            api::make_reorder(api::make_reorder_pd(cpu->eng, dst_md, dev->eng, dst_md, nullptr))
+                    .execute(strm, dst_host, dst_mem);
         strm.wait();
     };
     auto download = [&]() {
-        if (!dev) return;
+        if (!dst_dev) return;
         api::make_reorder(api::make_reorder_pd(dev->eng, dst_md, cpu->eng, dst_md, nullptr))
                 .execute(strm, dst_mem, dst_host);
         strm.wait();

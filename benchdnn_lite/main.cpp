@@ -38,6 +38,8 @@ void usage() {
            "       line_aligned|matrix:W|free:Ns:Cs:Hs:Ws[:4n|2n|2ic]  --npu-addr=A[:B]\n"
            "  ocl: --engine=ocl[:INDEX]  --dtag=/--stag=image:TYPE[:b2|b4|b6] (pixel type = "
            "ddt/sdt)\n"
+           "       --cross-engine=cpu2gpu|gpu2cpu|none   buffers: where src/dst live (default\n"
+           "       cpu2gpu; none = both on the device, one generated kernel)\n"
            "  --max-cpu-isa=avx2|avx512_core|all|none\n"
            "  --perf-template=STR   fields %%prb%% %%impl%% %%engine%% %%min_ms%% %%avg_ms%%\n"
            "                        %%gbps%% %%copy_gbps%% %%copy_pct%% %%copy_ms%% %%iters%%\n"

@@ -338,6 +338,15 @@ bool parse_knob(settings_t &s, const std::string &arg, std::string &err) {
         s.engine = val;
         return true;
     }
+    if (key == "--cross-engine") {
+        if (!need_value()) return false;
+        if (val != "cpu2gpu" && val != "gpu2cpu" && val != "none") {
+            err = "--cross-engine: bad value '" + val + "' (expected cpu2gpu, gpu2cpu or none)";
+            return false;
+        }
+        s.cross_engine = val;
+        return true;
+    }
     if (key == "--mode") {
         mode_t m;
         if (!need_value() || !parse_mode(val, m, err)) return false;
@@ -413,6 +422,7 @@ bool expand_problems(const settings_t &s, const std::string &dims_arg, std::vect
     base.perf_template = s.perf_template;
     base.fix_times = s.fix_times;
     base.npu_addr = s.npu_addr;
+    base.cross_engine = s.cross_engine;
 
     for (const auto &sdt : s.sdt)
         for (const auto &ddt : s.ddt)
@@ -460,6 +470,8 @@ bool expand_problems(const settings_t &s, const std::string &dims_arg, std::vect
 
                                             std::string r = "--reorder";
                                             add_knob(r, "--engine", s.engine, def.engine);
+                                            add_knob(r, "--cross-engine", s.cross_engine,
+                                                    def.cross_engine);
                                             add_knob(r, "--max-cpu-isa", s.max_cpu_isa,
                                                     def.max_cpu_isa);
                                             add_knob(r, "--sdt", sdt, def.sdt[0]);

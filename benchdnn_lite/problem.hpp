@@ -46,6 +46,10 @@ struct settings_t {
     std::vector<std::string> scales{ "" }, oscale{ "" }, zero_points{ "" };
     std::vector<std::string> post_ops{ "" }, oflag{ "" };
     std::string engine = "cpu";
+    // Where src and dst live with a device engine (benchdnn's names):
+    // cpu2gpu (src on the cpu; the default here), gpu2cpu, none (both on
+    // the device).
+    std::string cross_engine = "cpu2gpu";
     std::string mode = "C";
     std::string max_cpu_isa = ""; // "" = no cap requested
     std::string expect = "";
@@ -63,7 +67,8 @@ struct prb_t {
     attr_t attr;
     oflag_t oflag;
     std::string engine_kind = "cpu", engine_preset;
-    std::string npu_addr; // local addresses, --engine=npu only
+    std::string cross_engine = "cpu2gpu"; // settings_t::cross_engine
+    std::string npu_addr;                 // local addresses, --engine=npu only
     mode_t mode = mode_t::correctness;
     expect_t expect = expect_t::pass;
     std::string max_cpu_isa;

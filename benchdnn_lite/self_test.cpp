@@ -319,6 +319,15 @@ void test_parser() {
     ST_CHECK(parse_knob(st, "--attr-scales=src:per_dim_3:2", err));
     prbs.clear();
     ST_CHECK(!expand_problems(st, "2x3", prbs, err)); // mask beyond ndims
+    settings_t st3;
+    ST_CHECK(!parse_knob(st3, "--cross-engine=gpu", err));
+    ST_CHECK(parse_knob(st3, "--engine=ocl", err) && parse_knob(st3, "--cross-engine=none", err));
+    prbs.clear();
+    ST_CHECK(expand_problems(st3, "2x3", prbs, err) && prbs.size() == 1);
+    if (prbs.size() == 1) {
+        ST_CHECK(prbs[0].cross_engine == "none");
+        ST_CHECK(prbs[0].repro == "--reorder --engine=ocl --cross-engine=none 2x3");
+    }
     settings_t st2;
     ST_CHECK(parse_knob(st2, "--strides=1x2x3:", err));
     prbs.clear();
