@@ -47,9 +47,13 @@ namespace impl {
 namespace ocl {
 
 struct kernel_source_t {
-    std::string name;            // kernel function name
-    std::string source;          // complete OpenCL C program
-    std::string options;         // build options it needs ("" for none)
+    std::string name;    // kernel function name
+    std::string source;  // complete OpenCL C program
+    std::string options; // build options it needs ("" for none)
+    // Plan kernels with compensation: entries of the int32 sums the
+    // kernel adds up in its third argument; the program's rl_compensate
+    // then writes them into dst (ocl_plan_gen.hpp).
+    size_t comp_entries = 0;
     int work_dim = 0;            // 1 or 2
     size_t global[2] = { 0, 0 }; // work items needed (before rounding up to
                                  // the work-group size; kernels bound-check)

@@ -122,10 +122,15 @@ bool plan_kernel_divides(const plan_t &p) {
 }
 
 status_t plan_kernel_supported(const plan_t &p, const attr_t &attr) {
-    if (p.s8s8_comp || p.zp_comp)
-        return fail(status_t::unimplemented,
-                "ocl:gen: device-side reorders do not compute compensation (s8s8 or zero-point "
-                "flags of the dst descriptor); reorder through a cpu memory instead");
+    if ((p.s8s8_comp || p.zp_comp) && p.ddt != relayout_s8 && p.ddt != relayout_u8)
+        return failf(status_t::unimplemented,
+                "ocl:gen: compensation of a %s destination (device-side compensation is for s8 "
+                "and u8 weights)",
+                dt2str(p.ddt));
+    if ((p.s8s8_comp || p.zp_comp) && p.comp_offset_bytes % sizeof(int32_t) != 0)
+        return failf(status_t::unimplemented,
+                "ocl:gen: the compensation buffer starts at byte %zu of dst, not a multiple of 4",
+                p.comp_offset_bytes);
     if (value_type(p.sdt) == nullptr || value_type(p.ddt) == nullptr)
         return failf(status_t::unimplemented, "ocl:gen: data types %s -> %s", dt2str(p.sdt),
                 dt2str(p.ddt));
@@ -190,8 +195,9 @@ status_t gen_plan_kernel(const plan_t &p, kernel_source_t *out, const attr_t &at
             os << "};\n";
         }
     }
-    os << "__kernel void rl_reorder(__global const " << st << " *src, __global " << dt
-       << " *dst) {\n"
+    const bool comp = p.s8s8_comp || p.zp_comp;
+    os << "__kernel void rl_reorder(__global const " << st << " *src, __global " << dt << " *dst"
+       << (comp ? ", __global int *acc" : "") << ") {\n"
        << "    const long i" << (K > 0 ? K - 1 : 0) << " = get_global_id(0);\n"
        << "    long r = get_global_id(1);\n"
        << "    if (i" << (K > 0 ? K - 1 : 0) << " >= " << inner_n << " || r >= " << rest
@@ -205,10 +211,12 @@ status_t gen_plan_kernel(const plan_t &p, kernel_source_t *out, const attr_t &at
     }
     std::string soff = std::to_string(p.src_off0), doff = std::to_string(p.dst_off0);
     std::string pos[max_ndims];
-    std::string sidx = "0", didx = "0";
+    std::string sidx = "0", didx = "0", cidx = "0", zidx = std::to_string(p.s8s8_count);
     for (int k = 0; k < K; ++k) {
         const node_t &nd = p.nodes[k];
         const std::string i = "i" + std::to_string(k);
+        if (nd.cs) cidx += " + " + i + " * " + std::to_string(nd.cs);
+        if (nd.zs) zidx += " + " + i + " * " + std::to_string(nd.zs);
         if (nd.ss) sidx += " + " + i + " * " + std::to_string(nd.ss);
         if (nd.ds) didx += " + " + i + " * " + std::to_string(nd.ds);
         if (nd.tab >= 0) {
@@ -271,8 +279,30 @@ status_t gen_plan_kernel(const plan_t &p, kernel_source_t *out, const attr_t &at
         if (p.scale_adjust != 1.f) os << "    v = v * " << float_literal(p.scale_adjust) << ";\n";
         os << "    " << store_stmt(p.ddt, "v") << "\n";
     }
+    if (comp) {
+        // The sums of the values as stored (DESIGN §8), in 32-bit atomics:
+        // the result is taken mod 2^32 like the cpu's int64 sums cast to
+        // int32, whatever the order.
+        os << "    const int q = (int)"
+           << (p.bit_copy && p.ddt == relayout_s8 ? "as_char(dst[doff])" : "dst[doff]") << ";\n";
+        if (p.s8s8_comp) os << "    atomic_add(&acc[" << cidx << "], q);\n";
+        if (p.zp_comp) os << "    atomic_add(&acc[" << zidx << "], q);\n";
+    }
     os << "}\n";
+    if (comp) {
+        // plan_store_compensation: s8s8 = -128 * sum, zp = -sum, as int32.
+        const int64_t n = p.s8s8_count + p.zp_count;
+        os << "__kernel void rl_compensate(__global const int *acc, __global uchar *dst) {\n"
+           << "    const long m = get_global_id(0);\n"
+           << "    if (m >= " << n << ") return;\n"
+           << "    const uint s = (uint)acc[m];\n"
+           << "    ((__global int *)(dst + " << p.comp_offset_bytes << "))[m] = m < "
+           << p.s8s8_count << " ? (int)(s * 0xffffff80u) : (int)(0u - s);\n"
+           << "}\n";
+        out->comp_entries = static_cast<size_t>(n);
+    }
     out->name = "rl_reorder";
+    if (!comp) out->comp_entries = 0;
     out->source = os.str();
     // The dst scale divides: it must round like the cpu's division.
     out->options = plan_kernel_divides(p) ? "-cl-fp32-correctly-rounded-divide-sqrt" : "";

@@ -18,11 +18,18 @@
 // literals, per-dim scales __constant tables (with the offset tables,
 // under 48 KiB). A dst scale divides, so its program is built with
 // -cl-fp32-correctly-rounded-divide-sqrt (kernel_source_t::options); the
-// caller checks the device supports it. Compensation (s8s8 / zero-point
-// flags) needs a reduction and is `unimplemented`. Bit-exact with the cpu
-// on devices that keep f32 denormals (CL_FP_DENORM).
+// caller checks the device supports it. Bit-exact with the cpu on devices
+// that keep f32 denormals (CL_FP_DENORM).
 //
-//   rl_reorder(__global const S *src, __global D *dst)
+// Compensation (s8s8 / zero-point flags of an s8 or u8 dst): rl_reorder
+// takes a third argument, `__global int *acc` (comp_entries, zeroed before
+// each run), and adds every stored value to its entries with atomic_add;
+// a second kernel of the program, rl_compensate(acc, dst) over
+// comp_entries items, writes -128 * sum / -sum as int32 at the plan's
+// comp_offset_bytes. Sums wrap mod 2^32 like the cpu's int64 sums cast
+// to int32, so any order gives the same bits.
+//
+//   rl_reorder(__global const S *src, __global D *dst[, __global int *acc])
 #ifndef RELAYOUT_JIT_OCL_OCL_PLAN_GEN_HPP
 #define RELAYOUT_JIT_OCL_OCL_PLAN_GEN_HPP
 

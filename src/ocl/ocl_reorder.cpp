@@ -129,21 +129,43 @@ public:
         RL_CHECK(ctx.get_kernel(ks.source, ks.name, &k->kernel_, nullptr, ks.options));
         k->global_[0] = ks.global[0];
         k->global_[1] = ks.global[1];
+        k->comp_entries_ = ks.comp_entries;
+        if (ks.comp_entries) {
+            RL_CHECK(ctx.get_kernel(
+                    ks.source, "rl_compensate", &k->comp_kernel_, nullptr, ks.options));
+            RL_CHECK(create_buffer(ctx, ks.comp_entries * sizeof(cl_int), &k->acc_));
+        }
         *out = std::move(k);
         return status_t::success;
     }
+    // Enqueued on the context's in-order queue; the sums buffer is the
+    // kernel's own, zeroed first, so runs of one primitive follow each
+    // other on it.
     status_t execute(cl_mem src, cl_mem dst) {
         std::lock_guard<std::mutex> lock(m_);
         cl_kernel k = kernel_.get();
         RL_CL_CHECK(clSetKernelArg(k, 0, sizeof(cl_mem), &src));
         RL_CL_CHECK(clSetKernelArg(k, 1, sizeof(cl_mem), &dst));
-        return ctx_.enqueue(k, 2, global_);
+        if (comp_entries_ == 0) return ctx_.enqueue(k, 2, global_);
+        cl_mem acc = acc_.get();
+        const cl_int zero = 0;
+        RL_CL_CHECK(clEnqueueFillBuffer(ctx_.queue(), acc, &zero, sizeof(zero), 0,
+                comp_entries_ * sizeof(cl_int), 0, nullptr, nullptr));
+        RL_CL_CHECK(clSetKernelArg(k, 2, sizeof(cl_mem), &acc));
+        RL_CHECK(ctx_.enqueue(k, 2, global_));
+        cl_kernel c = comp_kernel_.get();
+        RL_CL_CHECK(clSetKernelArg(c, 0, sizeof(cl_mem), &acc));
+        RL_CL_CHECK(clSetKernelArg(c, 1, sizeof(cl_mem), &dst));
+        const size_t n[1] = { comp_entries_ };
+        return ctx_.enqueue(c, 1, n);
     }
 
 private:
     explicit plan_kernel_t(context_t &ctx) : ctx_(ctx) {}
     context_t &ctx_;
-    cl_ref_t<cl_kernel> kernel_;
+    cl_ref_t<cl_kernel> kernel_, comp_kernel_;
+    cl_ref_t<cl_mem> acc_; // compensation sums (comp_entries_ int32)
+    size_t comp_entries_ = 0;
     size_t global_[2] = { 1, 1 };
     std::mutex m_;
 };

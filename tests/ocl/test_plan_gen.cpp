@@ -82,7 +82,7 @@ TEST(ocl_plan_gen, attributes_become_the_value_pipeline) {
     EXPECT_EQ(ks.options, "");
 }
 
-TEST(ocl_plan_gen, refuses_compensation_and_huge_scale_tables) {
+TEST(ocl_plan_gen, compensation_sums_then_a_second_kernel_and_huge_scale_tables_refused) {
     memory_desc_t s, d;
     const int64_t dims[] = { 32, 16, 3, 3 };
     ASSERT_EQ(md_init_by_tag(s, 4, dims, relayout_f32, "abcd"), status_t::success);
@@ -92,8 +92,12 @@ TEST(ocl_plan_gen, refuses_compensation_and_huge_scale_tables) {
     plan_t p;
     ASSERT_EQ(plan_create(p, s, d, attr_t()), status_t::success) << last_error_message();
     kernel_source_t ks;
-    EXPECT_EQ(gen_plan_kernel(p, &ks), status_t::unimplemented);
-    EXPECT_NE(last_error_message().find("compensation"), std::string::npos);
+    ASSERT_EQ(gen_plan_kernel(p, &ks), status_t::success) << last_error_message();
+    EXPECT_EQ(ks.comp_entries, 32u);
+    EXPECT_NE(ks.source.find("__global int *acc) {"), std::string::npos) << ks.source;
+    EXPECT_NE(ks.source.find("atomic_add(&acc["), std::string::npos) << ks.source;
+    EXPECT_NE(ks.source.find("__kernel void rl_compensate("), std::string::npos) << ks.source;
+    EXPECT_NE(ks.source.find("(int)(s * 0xffffff80u)"), std::string::npos) << ks.source;
     attr_t a;
     a.src_scales.mask = 3;
     a.src_scales.values.assign(200 * 100, 0.5f);
