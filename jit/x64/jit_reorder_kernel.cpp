@@ -552,6 +552,12 @@ private:
     void gen_ymm_small_tiles();
     void ymm_small_transpose(int e, int col[8][2]);
     void ymm_small_edge(int TA, int log_n1);
+    void ymm_small_comp(bool shifted);
+    void byte_pair_sums(const Xmm &acc, const Xmm &t, const Xmm &ones, const Xmm &row, bool first);
+    // The columns (A positions) of the byte transpose's outputs, for the
+    // compensation of a shifted tile: byte i of entry j is col[j][i / 16].
+    int ysm_col_[8][2] = {};
+    Label c_ysm_col_;
     void gen_scalar();
     void transpose_tile();
     void transpose_tile_body();
@@ -774,7 +780,8 @@ void reorder_gen_t::emit_constants() {
     table(c_flat_perm_, 16, [&](int i) { dd(4 * (i % 4) + i / 4); });
     table(c_flat_b_src_, (int)d_.flat_b, [&](int k) { dd(uint32_t(flat_b_src(k))); });
     table(c_ymm_perm_, 8, [&](int i) { dd(4 * (i % 2) + i / 2); });
-    if ((d_.byte_tile || bytes_ || d_.flat_bytes) && d_.comp_lanes) {
+    table(c_ysm_col_, 256, [&](int i) { db(ysm_col_[i / 32][i % 32 / 16]); });
+    if ((d_.byte_tile || bytes_ || d_.flat_bytes || d_.ymm_small) && d_.comp_lanes) {
         u(c_ones8_, 0x01010101);
         u(c_ones16_, 0x00010001);
     }
@@ -1197,6 +1204,17 @@ void reorder_gen_t::byte_transpose_16x16() {
     if (!ok) Xbyak::local::SetError(Xbyak::ERR_INTERNAL); // fails the generation
 }
 
+// acc = (first) or += the sums of the byte pairs of `row` as words (s8
+// signed, u8 unsigned; ones: bytes of 1), t a temporary.
+void reorder_gen_t::byte_pair_sums(
+        const Xmm &acc, const Xmm &t, const Xmm &ones, const Xmm &row, bool first) {
+    if (d_.ddt == relayout_s8)
+        vpmaddubsw(first ? acc : t, ones, row);
+    else
+        vpmaddubsw(first ? acc : t, row, ones);
+    if (!first) vpaddw(acc, acc, t);
+}
+
 // The compensation of byte rows zmm 0 .. rows-1 (64 lanes each), summed
 // per 4 neighbouring lanes (one compensation index): bytes to word pairs
 // (exact: |2 x 255| fits), rows summed in words (16 x 510 fits), then
@@ -1206,14 +1224,8 @@ void reorder_gen_t::comp_byte_groups(int rows) {
     if (!comp_) return;
     const Zmm acc(16), t(17), ones(18);
     vmovdqu32(ones, ptr[rip + c_ones8_]);
-    for (int j = 0; j < rows; ++j) {
-        const Zmm row(j);
-        if (d_.ddt == relayout_s8)
-            vpmaddubsw(j == 0 ? acc : t, ones, row);
-        else
-            vpmaddubsw(j == 0 ? acc : t, row, ones);
-        if (j) vpaddw(acc, acc, t);
-    }
+    for (int j = 0; j < rows; ++j)
+        byte_pair_sums(acc, t, ones, Zmm(j), j == 0);
     vpmaddwd(acc, acc, ptr[rip + c_ones16_]);
     mov(r14, qword[rsp + s_comp]);
     const int64_t goff = d_.comp_nl * 4;
@@ -1788,7 +1800,11 @@ void reorder_gen_t::gen_lanes() {
 // vpermq joins across the lanes into two 16-byte dst rows; words: one,
 // the two lanes together the 32-byte dst row). These went through the
 // 8x8 dword tile before (8 elements widened per load, 8 per store).
-// Tiles with fewer values (edges, zero padding) copy element by element.
+// A partial last A tile (no A padding) moves back to end at the last
+// position; other tiles with fewer values (B edges, zero padding) copy
+// element by element. The compensation of 4-lane byte groups (4i
+// interleaves) is summed from each tile (ymm_small_comp) and per lane
+// in the edges.
 // A tiles outer, B tiles inner (the B tiles of an A tile complete the
 // same dst lines back to back). rax a0, r15 b0, rcx src tile, rdx dst
 // tile.
@@ -1812,8 +1828,10 @@ void reorder_gen_t::gen_ymm_small_tiles() {
         add(rdx, r9);
         lea(rdx, ptr[rdx + r15 * e]);
     };
-    // The full tile `s` A tiles after rcx, rdx.
-    auto tile = [&](int s) {
+    // The full tile `s` A tiles after rcx, rdx; `shifted`: the last A
+    // tile moved back (r13: the positions already written, left out of
+    // the compensation).
+    auto tile = [&](int s, bool shifted) {
         const int64_t so = s * 16, doff = s * TA * osA;
         for (int r = 0; r < 8; ++r) {
             vmovdqu(Xmm(r), ptr[rcx + row_disp(r) + so]);
@@ -1821,6 +1839,8 @@ void reorder_gen_t::gen_ymm_small_tiles() {
         }
         int col[8][2];
         ymm_small_transpose(e, col);
+        std::memcpy(ysm_col_, col, sizeof(col));
+        ymm_small_comp(shifted);
         for (int j = 0; j < 8; ++j) {
             if (e == 1) {
                 vmovdqu(ptr[rdx + col[j][0] * osA + doff], Xmm(j));
@@ -1834,7 +1854,7 @@ void reorder_gen_t::gen_ymm_small_tiles() {
     // its set is needed again: rows 2^k bytes apart share one L1 set)
     // outer, B tiles inner (they complete the same dst lines back to back).
     const int GA = 4 * TA;
-    Label la, laend, lb, lbend, lpart, lsub, lsubend, ledge, lsubnext, lnext;
+    Label la, laend, lb, lbend, lpart, lsub, lsubend, ledge, lsubnext, lnext, lshift;
     xor_(rax, rax);
     L(la);
     cmp(rax, qword[rsp + s_z0]);
@@ -1851,7 +1871,7 @@ void reorder_gen_t::gen_ymm_small_tiles() {
     jg(lpart, T_NEAR);
     tile_addr();
     for (int s = 0; s < 4; ++s)
-        tile(s);
+        tile(s, false);
     jmp(lnext, T_NEAR);
     // The tiles of a partial group one by one (full ones, edges).
     L(lpart);
@@ -1862,15 +1882,31 @@ void reorder_gen_t::gen_ymm_small_tiles() {
     lea(r14, ptr[r12 + GA]);
     cmp(rax, r14);
     jge(lsubend, T_NEAR);
-    lea(r14, ptr[rax + TA]);
-    cmp(r14, qword[rsp + s_v0]);
-    jg(ledge, T_NEAR);
     lea(r14, ptr[r15 + 16]);
     cmp(r14, qword[rsp + s_v0 + 8]);
     jg(ledge, T_NEAR);
+    lea(r14, ptr[rax + TA]);
+    cmp(r14, qword[rsp + s_v0]);
+    jg(lshift, T_NEAR);
     tile_addr();
-    tile(0);
+    tile(0, false);
     jmp(lsubnext, T_NEAR);
+    // A partial last A tile of whole B lanes, no A padding, A of a tile or
+    // more: moved back to end at the last position and run as a full tile
+    // (the rows before rewritten with the same values; 5x5 weights: 25 =
+    // 16 + 9 positions, element by element 33 -> 18% of a copy).
+    L(lshift);
+    mov(r14, qword[rsp + s_v0]);
+    cmp(r14, qword[rsp + s_z0]);
+    jne(ledge, T_NEAR);
+    sub(r14, TA);
+    jl(ledge, T_NEAR);
+    mov(r13, rax);
+    sub(r13, r14);
+    mov(rax, r14);
+    tile_addr();
+    tile(0, true);
+    jmp(lsubend, T_NEAR); // (rax back from r12)
     L(ledge);
     ymm_small_edge(TA, log_n1);
     L(lsubnext);
@@ -1956,6 +1992,40 @@ void reorder_gen_t::ymm_small_transpose(int e, int col[8][2]) {
     if (!ok) Xbyak::local::SetError(Xbyak::ERR_INTERNAL); // fails the generation
 }
 
+// The compensation of a byte tile of gen_ymm_small_tiles (4-lane groups,
+// d_.comp_group): ymm 0..7 hold two 16-byte dst rows each, 4 groups of 4
+// lanes per row. Bytes to word pairs (exact: |2 x 255| fits), the 8
+// registers summed in words (8 x 510 fits), word pairs to dwords, the two
+// rows of each register added: the tile's 4 group sums, added to the
+// group sums of lanes r15 .. r15 + 15. `shifted`: rows (A positions)
+// below r13 are left out (zeroed by a compare with their columns). Uses
+// ymm 8..13 (free after the transpose).
+void reorder_gen_t::ymm_small_comp(bool shifted) {
+    if (!comp_) return;
+    const Ymm acc(8), t(9), ones(10), sh(11), m(12), x(13);
+    vmovdqu(ones, ptr[rip + c_ones8_]);
+    if (shifted) {
+        vmovd(Xmm(sh.getIdx()), r13d);
+        vpbroadcastb(sh, Xmm(sh.getIdx()));
+    }
+    for (int j = 0; j < 8; ++j) {
+        Ymm row(j);
+        if (shifted) {
+            vpcmpgtb(m, sh, ptr[rip + c_ysm_col_ + 32 * j]); // column < r13
+            vpandn(x, m, row);
+            row = x;
+        }
+        byte_pair_sums(acc, t, ones, row, j == 0);
+    }
+    vpmaddwd(acc, acc, ptr[rip + c_ones16_]);
+    vextracti128(Xmm(t.getIdx()), acc, 1);
+    vpaddd(Xmm(acc.getIdx()), Xmm(acc.getIdx()), Xmm(t.getIdx()));
+    mov(r14, qword[rsp + s_comp]);
+    const Address sums = ptr[r14 + r15 + (int)(d_.comp_nl * 4)];
+    vpaddd(Xmm(acc.getIdx()), Xmm(acc.getIdx()), sums);
+    vmovdqu(sums, Xmm(acc.getIdx()));
+}
+
 // An edge tile of gen_ymm_small_tiles, element by element: A positions
 // rax .. min(rax + TA, z0) - 1, lanes r15 .. min(r15 + 16, z1) - 1; values
 // where both are below v, zeros elsewhere (padding).
@@ -1993,7 +2063,14 @@ void reorder_gen_t::ymm_small_edge(int TA, int log_n1) {
         add(rcx, rdx);
     }
     lea(rcx, ptr[rcx + r13 * e]);
-    e == 1 ? movzx(ebx, byte[r8 + rcx]) : movzx(ebx, word[r8 + rcx]);
+    if (comp_) {
+        // (1-byte elements) the value's compensation, per lane
+        d_.ddt == relayout_s8 ? movsx(ebx, byte[r8 + rcx]) : movzx(ebx, byte[r8 + rcx]);
+        mov(rcx, qword[rsp + s_comp]);
+        add(dword[rcx + r14 * 4], ebx);
+    } else {
+        e == 1 ? movzx(ebx, byte[r8 + rcx]) : movzx(ebx, word[r8 + rcx]);
+    }
     L(lstore);
     imul(rdx, r13, (int)(d_.os[0] * e));
     lea(rdx, ptr[rdx + r14 * e]);
@@ -3532,7 +3609,9 @@ int jit_ymm_small_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa) {
         return 0;
     if (d.strategy != kernel_strategy_t::transpose && d.strategy != kernel_strategy_t::interleave)
         return 0;
-    if (d.comp_lanes || d.beta != 0.f || d.is[0] != 1 || 16 % d.in_n != 0 || d.os[1] != d.in_n)
+    // Compensation: summed per 4-lane group (byte tiles, 4i interleaves).
+    if ((d.comp_lanes && (e != 1 || !d.comp_group)) || d.beta != 0.f || d.is[0] != 1
+            || 16 % d.in_n != 0 || d.os[1] != d.in_n)
         return 0;
     // B edges copy element by element: only where they are a small part
     // (bf16 nchw -> nhwc with 24 channels, a 16-lane tile and an 8-lane

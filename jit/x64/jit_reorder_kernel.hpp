@@ -94,8 +94,8 @@ struct jit_reorder_desc_t {
     // ... and 16-lane B tiles whose dst rows are adjacent (nChw16c): word
     // pair tiles, 32 A rows x 16 lanes, two dst rows per 64-byte line.
     bool word_pair;
-    // AVX2 1- and 2-byte bit copies (transposes, interleaves without
-    // compensation): tiles of 16 bytes of A x 16 B lanes, two src rows per
+    // AVX2 1- and 2-byte bit copies (transposes, interleaves; compensation
+    // of 4-lane byte groups): tiles of 16 bytes of A x 16 B lanes, two src rows per
     // ymm, transposed within the 128-bit lanes; the element size, 0: none.
     // See jit_ymm_small_tiles.
     int ymm_small;
@@ -327,8 +327,9 @@ dim_t jit_far_rows_pair_plane();
 // no sum or compensation.
 bool jit_ymm_b16_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa);
 // desc.ymm_small: the element size of AVX2 1- and 2-byte bit-copy
-// transposes (and interleaves without compensation) whose B lanes are
-// adjacent in the dst, with a full tile's worth of A and B; 0 otherwise.
+// transposes and interleaves (with compensation only of 4-lane groups of
+// bytes: 4i interleaves) whose B lanes are adjacent in the dst, with a
+// full tile's worth of A and B; 0 otherwise.
 int jit_ymm_small_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa);
 
 // desc.ymm_b16_pf (0: none): 8x16 tiles of 4-byte srcs whose B rows are

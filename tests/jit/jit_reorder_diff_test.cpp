@@ -1341,9 +1341,9 @@ TEST(jit_reorder, Compensation) {
 
 // AVX2 1- and 2-byte bit copies on the ymm tiles (desc.ymm_small): 16
 // bytes of A x 16 lanes, groups of 4 A tiles, edges element by element.
-// The desc takes them on AVX2 only, not with compensation nor for 4-byte
-// types, nor where B edges would be a large part (B of 37 lanes);
-// bit-exact with partial groups (A = 100: 64 + 2 tiles + an edge),
+// The desc takes them on AVX2 only, not for 4-byte types, nor where B
+// edges would be a large part (B of 37 lanes); bit-exact with partial
+// groups (A = 100: 64 + 2 tiles + the last moved back),
 // partial B tiles, odd strides, padded blocks and folded lanes (4i16o4i).
 TEST(jit_reorder, YmmSmallTiles) {
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
@@ -1373,6 +1373,31 @@ TEST(jit_reorder, YmmSmallTiles) {
         c = jit_case_t::of({ 64, 48, 3, 3 }, relayout_s8, relayout_s8, "oihw", "OIhw4i16o4i");
         c.set_comp(relayout_extra_flag_compensation_conv_s8s8, 1);
         EXPECT_TRUE(run_jit_case(c, isa));
+    }
+}
+
+// ... with the compensation (AVX2, 4-lane groups of 4i interleaves: the
+// tiles sum each group's bytes, the edges each lane's): s8s8, zero points
+// and both; A of whole tiles, with an edge (5x5, 4x5: 25, 20), B padded
+// (O = 20, 33; I = 10, 70), 8-lane o blocks (2i8o4i).
+TEST(jit_reorder, YmmSmallTilesCompensation) {
+    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
+    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (uint64_t flags : { s8s8, zp, s8s8 | zp })
+            for (auto dims : { std::vector<dim_t>{ 64, 48, 4, 4 },
+                         std::vector<dim_t>{ 20, 10, 5, 5 }, std::vector<dim_t>{ 33, 70, 4, 5 },
+                         std::vector<dim_t>{ 48, 32, 7, 7 } })
+                for (const char *dtag : { "OIhw4i16o4i", "OIhw2i8o4i" }) {
+                    jit_case_t c = jit_case_t::of(dims, relayout_s8, relayout_s8, "oihw", dtag);
+                    c.set_comp(flags, 1);
+                    if (dims[0] == 64)
+                        EXPECT_EQ(desc_of(c, isa).ymm_small, isa == cpu_isa_t::avx2 ? 1 : 0)
+                                << c.str();
+                    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                }
     }
 }
 
