@@ -709,6 +709,9 @@ private:
     void end_word_pairs(const row_lanes_t &saved);
     void word_pair(int j, int h, const Address &a, const Opmask *k, int l);
     void gen_narrow_rows(int TA, const Label &lb);
+    void gen_ymm_narrow(const Label &lb);
+    void ymm_narrow_tile();
+    void full_row_tile(int nl, int TA, const Label &lb, const std::function<void()> &tile);
     Label c_pack_; // gen_row_bytes: 4 x 4 byte transposes in each dword group
     void generate();
     void emit_constants();
@@ -2283,6 +2286,19 @@ void reorder_gen_t::gen_row_bytes(int TA) {
 // (edges, padding) falls through to the 16 x 16 tiles. rax a0, r15 b0.
 void reorder_gen_t::gen_narrow_rows(int TA, const Label &lb) {
     const int nl = d_.narrow_rows;
+    full_row_tile(nl, TA, lb, [&] {
+        const int pf = row_pf_;
+        row_pf_ = (int)d_.narrow_pf;
+        nl == 64 ? gen_row_bytes(TA) : gen_row_words(TA);
+        row_pf_ = pf;
+    });
+}
+
+// A tile of nl B lanes (r15 ..) x TA A positions (rax ..) whose positions
+// all hold values and are stored: `tile`, then on to the next B tile
+// (lb); others fall through.
+void reorder_gen_t::full_row_tile(
+        int nl, int TA, const Label &lb, const std::function<void()> &tile) {
     Label lno;
     lea(r14, ptr[r15 + nl]);
     cmp(r14, qword[rsp + s_v0 + 8]);
@@ -2292,13 +2308,83 @@ void reorder_gen_t::gen_narrow_rows(int TA, const Label &lb) {
     lea(r14, ptr[rax + TA]);
     cmp(r14, qword[rsp + s_v0]);
     jg(lno, T_NEAR);
-    const int pf = row_pf_;
-    row_pf_ = (int)d_.narrow_pf;
-    nl == 64 ? gen_row_bytes(TA) : gen_row_words(TA);
-    row_pf_ = pf;
+    tile();
     add(r15, nl);
     jmp(lb, T_NEAR);
     L(lno);
+}
+
+// AVX2 narrow rows (d_.ymm_narrow = L lanes, see jit_ymm_narrow_rows):
+// a full tile of 8 A positions x a whole dst line of B lanes (r15 ..
+// r15 + L - 1), K = L / 16 lanes per dword. Each src row is converted
+// along A as it is loaded (per-lane scales broadcast) and K neighbouring
+// lanes are packed into one dword per A position (bf16: low and high
+// words; s8 / u8: saturating packs, so only the upper clamp as in
+// gen_row_bytes, and a 4x4 byte shuffle), so that two 8x8 dword
+// transposes leave each A position's line in two ymm (the first half on
+// the stack), written back to back and streamed when large (the 8x8
+// tiles wrote 16- or 8-byte pieces of each line, cached). Other tiles
+// (edges, padding) fall through to the 8x8 tiles. rax a0, r15 b0, rcx
+// src tile, rdx dst tile, rsi / rdi scales of the tile.
+void reorder_gen_t::gen_ymm_narrow(const Label &lb) {
+    full_row_tile(d_.ymm_narrow, 8, lb, [&] { ymm_narrow_tile(); });
+}
+
+void reorder_gen_t::ymm_narrow_tile() {
+    const int K = d_.ymm_narrow / 16;
+    const int64_t isB = d_.is[1] * ssz_, osA = d_.os[0] * dsz_;
+    const bool svec = ssc_vec_, dvec = dsc_vec_;
+    ssc_vec_ = dsc_vec_ = false; // (scales broadcast per lane)
+    sat_packs_ = K == 4;
+    const Ymm hi(12), t(13), u(14), pack(15);
+    if (K == 4) {
+        hoisted_[0] = hoisted_t{ &c_hi_, hi.getIdx() }; // (vminps takes no memory first)
+        nhoisted_ = 1;
+    }
+    for (int h = 0; h < 2; ++h) {
+        if (K == 4) {
+            vmovdqu(pack, ptr[rip + c_pack_]);
+            vmovups(hi, cst(c_hi_));
+        }
+        // Scales common to the lanes in registers the conversions leave
+        // (the transposes clobber ymm 8-11: once per half).
+        if (d_.src_scale && d_.ss[1] == 0) {
+            ssc_reg_ = K == 4 ? 10 : 14;
+            vbroadcastss(Ymm(ssc_reg_), ptr[rsi]);
+        }
+        if (d_.dst_scale && d_.ds[1] == 0) {
+            dsc_reg_ = K == 4 ? 11 : 15;
+            vbroadcastss(Ymm(dsc_reg_), ptr[rdi]);
+        }
+        for (int j = 0; j < 8; ++j)
+            for (int k = 0; k < K; ++k) {
+                const int l = (8 * h + j) * K + k;
+                const Ymm P(j), v(k == 0 ? j : k == 3 ? 14 : 13);
+                load_lanes(v.getIdx(), ptr[rcx + l * isB], nullptr, d_.sdt);
+                compute(v.getIdx(), lane_src_t{ ptr[rdx], ptr[rsi + l * d_.ss[1] * 4],
+                                            ptr[rdi + l * d_.ds[1] * 4], nullptr });
+                if (K == 2 && k == 1) {
+                    vpslld(t, t, 16);
+                    vpor(P, P, t);
+                } else if (K == 4 && k == 1) {
+                    vpackssdw(P, P, t);
+                } else if (K == 4 && k == 3) {
+                    vpackssdw(t, t, u);
+                    d_.ddt == relayout_s8 ? vpacksswb(P, P, t) : vpackuswb(P, P, t);
+                    vpshufb(P, P, pack);
+                }
+            }
+        transpose_tile();
+        if (h == 0)
+            for (int a = 0; a < 8; ++a)
+                vmovups(ptr[rsp + buf_stage + 32 * a], Ymm(a));
+    }
+    sat_packs_ = false;
+    nhoisted_ = 0;
+    ssc_reg_ = dsc_reg_ = -1;
+    ssc_vec_ = svec;
+    dsc_vec_ = dvec;
+    ymm_pair_lines(d_.nt && osA % 64 == 0, rdx, [&](int a) { return a * osA; });
 }
 
 // Word pairs (gen_row_words, gen_pair_a): 16 src rows of 16 lanes at `a`
@@ -2617,6 +2703,7 @@ void reorder_gen_t::gen_transpose() {
         L(lno);
     }
     if (d_.narrow_rows) gen_narrow_rows(TA, lb);
+    if (d_.ymm_narrow) gen_ymm_narrow(lb);
     // Two full tiles side by side (lanes r15 .. r15 + 2T - 1) when both
     // are all values; B's last lanes take the tiles below.
     auto tile_pair = [&](const std::function<void()> &emit) {
@@ -3405,6 +3492,7 @@ void reorder_gen_t::generate() {
         frame = std::max(frame, buf_stage + 8 * 32);
     if (d_.flat_bytes)
         frame = std::max(frame, buf_stage + (int)(16 * flat_stage_row(d_.flat_bytes)));
+    if (d_.ymm_narrow) frame = std::max(frame, buf_stage + 8 * 32); // the first half lines
     preamble(frame);
     mov(r8, ptr[rdi + offsetof(jit_call_args_t, src)]);
     mov(r9, ptr[rdi + offsetof(jit_call_args_t, dst)]);
@@ -4088,6 +4176,44 @@ int jit_narrow_rows(const jit_reorder_desc_t &d) {
     return L;
 }
 
+int jit_ymm_narrow_rows(const jit_reorder_desc_t &d, cpu_isa_t isa) {
+    static const bool on = getenv_int("RELAYOUT_JIT_YMM_NARROW", 1) != 0; // experiment knob
+    if (!on || isa != cpu_isa_t::avx2 || d.isa != cpu_isa_t::avx2
+            || d.strategy != kernel_strategy_t::transpose)
+        return 0;
+    if (d.bit_copy || d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return 0;
+    if (d.b_outer || d.pf_ahead || d.dst_stage_row || d.flat_a || d.flat_b || d.ymm_b16
+            || d.f32_lines)
+        return 0;
+    if ((d.src_scale && d.ss[0] != 0) || (d.dst_scale && d.ds[0] != 0)) return 0;
+    const int64_t ssz = (int64_t)data_type_size(d.sdt);
+    const int L = d.ddt == relayout_bf16                         ? 32
+                  : d.ddt == relayout_s8 || d.ddt == relayout_u8 ? 64
+                                                                 : 0;
+    if (L == 0 || ssz != 4 || d.is[0] != 1 || d.os[1] != 1 || d.n[1] < L || d.n[0] < 8
+            || d.is[1] * ssz < 4096)
+        return 0;
+    if (!fits32(L * d.is[1] * ssz) || !fits32(8 * d.os[0] * 4)
+            || !fits32(L * (d.ss[1] + d.ds[1]) * 4))
+        return 0;
+    return L;
+}
+
+dim_t jit_ymm_narrow_rows_lanes(cpu_isa_t isa, const plan_t &p) {
+    static const bool on = getenv_int("RELAYOUT_JIT_YMM_NARROW", 1) != 0; // experiment knob
+    if (!on || isa != cpu_isa_t::avx2 || p.bit_copy || p.beta != 0.f || p.s8s8_comp || p.zp_comp
+            || p.nodes.empty() || data_type_size(p.sdt) != 4)
+        return 0;
+    const node_t &B = p.nodes.back();
+    for (int mask : { p.src_scale_mask, p.dst_scale_mask })
+        if (mask > 0 && (B.dim < 0 || mask != 1 << B.dim)) return 0;
+    const dim_t L = p.ddt == relayout_bf16                         ? 32
+                    : p.ddt == relayout_s8 || p.ddt == relayout_u8 ? 64
+                                                                   : 0;
+    if (L == 0 || B.os != 1 || B.is * 4 < 4096 || B.n < L) return 0;
+    return L;
+}
+
 bool jit_word_tiles(cpu_isa_t isa, const plan_t &p) {
     return isa == cpu_isa_t::avx512_core && p.bit_copy && data_type_size(p.sdt) == 2
            && data_type_size(p.ddt) == 2;
@@ -4388,6 +4514,14 @@ void jit_reorder_desc_init(
     d.f32_lines = jit_f32_line_pairs(d);
     if (jit_ymm_f32_line_pairs(d, isa, nt_lines)) d.f32_lines = d.nt = true;
     d.ymm_small = jit_ymm_small_tiles(d, isa);
+    d.ymm_narrow = jit_ymm_narrow_rows(d, isa);
+    if (d.ymm_narrow) {
+        // whole lines, streamed when large (where the baked loops step by
+        // whole lines)
+        d.nt = nt_lines;
+        for (int l = 0; l < d.nloops; ++l)
+            if (d.loop_os[l] * dsz % 64 != 0) d.nt = false;
+    }
 }
 
 status_t jit_reorder_desc_check(const jit_reorder_desc_t &d) {

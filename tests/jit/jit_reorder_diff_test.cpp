@@ -343,6 +343,15 @@ void set_scale_variant(jit_case_t &c, int variant, int mask) {
     }
 }
 
+// Variants 0-3 of set_scale_variant along channels (mask 2), 4: src
+// scales along w (mask 8), the last dim.
+void set_row_scale_variant(jit_case_t &c, int variant) {
+    if (variant < 4)
+        set_scale_variant(c, variant, 2);
+    else
+        c.src_scale_mask = 8; // along w
+}
+
 // The JIT desc of a case at `isa` (with its src scale mask, no other
 // attributes).
 void case_desc(const jit_case_t &c, cpu_isa_t isa, x64::jit_reorder_desc_t &d) {
@@ -384,7 +393,8 @@ void case_kplan(const jit_case_t &c, cpu_isa_t isa, std::string &kplan) {
 // call (not a whole dst line's 32 or 64: those rows' prefetched lines evict
 // each other), except AVX-512 conversions to bf16 / f16 / s8 / u8, whose
 // narrow rows read each src row along A with an L2 prefetch ahead: a whole
-// dst line's 32 or 64 (jit_narrow_rows). Odd channel counts give B edge
+// dst line's 32 or 64 (jit_narrow_rows), and AVX2 ones to bf16 / s8 / u8
+// (jit_ymm_narrow_rows). Odd channel counts give B edge
 // tiles. Bit-exact, and the kernel plan must keep B at 16 or a line.
 TEST(jit_reorder, FarSrcRowsNarrowDst) {
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
@@ -405,7 +415,10 @@ TEST(jit_reorder, FarSrcRowsNarrowDst) {
                     ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
                     std::string name, kplan;
                     ASSERT_EQ(x64::jit_reorder_accept(p, isa, name, &kplan), status_t::success);
-                    const bool narrow = isa == cpu_isa_t::avx512_core && d != relayout_s16;
+                    // (AVX2: bf16, s8, u8, jit_ymm_narrow_rows)
+                    const bool narrow = isa == cpu_isa_t::avx512_core
+                                                ? d != relayout_s16
+                                                : d != relayout_s16 && d != relayout_f16;
                     const int b = !narrow ? 16 : data_type_size(d) == 1 ? 64 : 32;
                     EXPECT_NE(kplan.find(" B[" + std::to_string(b) + " "), std::string::npos)
                             << c.str() << ": " << kplan;
@@ -447,10 +460,7 @@ TEST(jit_reorder, NarrowRows) {
                     for (int variant = 0; variant < 5; ++variant) {
                         if (sdt != relayout_f32 && variant > 1) continue;
                         jit_case_t c = make(sh, sdt, ddt);
-                        if (variant < 4)
-                            set_scale_variant(c, variant, 2);
-                        else
-                            c.src_scale_mask = 8; // along w
+                        set_row_scale_variant(c, variant);
                         EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
                     }
         // Large: streamed rows (and the prefetch along A).
@@ -529,6 +539,42 @@ TEST(jit_reorder, NarrowRows) {
     }
 }
 
+// AVX2 narrow rows (jit_ymm_narrow_rows): conversions of far src rows
+// (nchw -> nhwc, planes of 1024 f32 or more) to bf16 / s8 / u8, 8 A
+// positions x a dst line of lanes (32 / 64): B of whole lines, with edges
+// (70, 130 channels: 6 and 2 lanes after the lines; 33: bf16 only), A of
+// whole tiles and not (the last moved back), scale variants (common, per
+// channel, zero points), s32 srcs; the desc takes them on AVX2 only, not
+// with scales along A (mask 8) nor near rows (nhwc -> nchw).
+TEST(jit_reorder, YmmNarrowRows) {
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        const bool y = isa == cpu_isa_t::avx2;
+        for (auto dims : { std::vector<dim_t>{ 1, 64, 32, 32 }, std::vector<dim_t>{ 1, 70, 32, 33 },
+                     std::vector<dim_t>{ 2, 33, 31, 37 }, std::vector<dim_t>{ 1, 130, 33, 35 } })
+            for (data_type_t sdt : { relayout_f32, relayout_s32 })
+                for (data_type_t ddt : { relayout_bf16, relayout_s8, relayout_u8 })
+                    for (int variant = 0; variant < 5; ++variant) {
+                        jit_case_t c = jit_case_t::of(dims, sdt, ddt, "nchw", "nhwc");
+                        set_row_scale_variant(c, variant);
+                        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                    }
+        for (int mask : { -1, 0, 2, 8 })
+            for (data_type_t ddt : { relayout_bf16, relayout_s8, relayout_u8, relayout_f16 }) {
+                jit_case_t c = jit_case_t::of({ 2, 64, 32, 32 }, relayout_f32, ddt, "nchw", "nhwc");
+                c.src_scale_mask = mask;
+                x64::jit_reorder_desc_t d;
+                ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+                const int L = ddt == relayout_bf16 ? 32 : ddt == relayout_f16 ? 0 : 64;
+                EXPECT_EQ(d.ymm_narrow, y && mask != 8 ? L : 0) << c.str() << " mask " << mask;
+                c = jit_case_t::of({ 2, 64, 32, 32 }, relayout_f32, ddt, "nhwc", "nchw");
+                ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+                EXPECT_EQ(d.ymm_narrow, 0) << c.str();
+            }
+    }
+}
+
 // nchw -> nChw16c conversions of the A pairs and quads against the
 // reference at `isa`: each of `shapes` from f32 in every scale variant (and
 // scales along w), from bf16 and s32 without and with a common scale, to
@@ -542,10 +588,7 @@ void run_a_group_cases(cpu_isa_t isa, const std::vector<std::vector<dim_t>> &sha
                 for (int variant = 0; variant < 5; ++variant) {
                     if (sdt != relayout_f32 && variant > 1) continue;
                     jit_case_t c = jit_case_t::of(dims, sdt, ddt, "nchw", "nChw16c");
-                    if (variant < 4)
-                        set_scale_variant(c, variant, 2);
-                    else
-                        c.src_scale_mask = 8; // along w
+                    set_row_scale_variant(c, variant);
                     EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
                 }
     for (data_type_t ddt : ddts) {
