@@ -711,6 +711,7 @@ private:
     void gen_narrow_rows(int TA, const Label &lb);
     void gen_ymm_narrow(const Label &lb);
     void ymm_narrow_tile();
+    void ymm_narrow_comp(int h);
     void full_row_tile(int nl, int TA, const Label &lb, const std::function<void()> &tile);
     Label c_pack_; // gen_row_bytes: 4 x 4 byte transposes in each dword group
     void generate();
@@ -784,7 +785,8 @@ void reorder_gen_t::emit_constants() {
     table(c_flat_b_src_, (int)d_.flat_b, [&](int k) { dd(uint32_t(flat_b_src(k))); });
     table(c_ymm_perm_, 8, [&](int i) { dd(4 * (i % 2) + i / 2); });
     table(c_ysm_col_, 256, [&](int i) { db(ysm_col_[i / 32][i % 32 / 16]); });
-    if ((d_.byte_tile || bytes_ || d_.flat_bytes || d_.ymm_small) && d_.comp_lanes) {
+    if ((d_.byte_tile || bytes_ || d_.flat_bytes || d_.ymm_small || d_.ymm_narrow)
+            && d_.comp_lanes) {
         u(c_ones8_, 0x01010101);
         u(c_ones16_, 0x00010001);
     }
@@ -2332,7 +2334,9 @@ void reorder_gen_t::gen_ymm_narrow(const Label &lb) {
 
 void reorder_gen_t::ymm_narrow_tile() {
     const int K = d_.ymm_narrow / 16;
-    const int64_t isB = d_.is[1] * ssz_, osA = d_.os[0] * dsz_;
+    const int64_t n1 = d_.in_n, osA = d_.os[0] * dsz_;
+    // (interleaves: lane l is inner position l % n1 of B position l / n1)
+    auto row_disp = [&](int l) { return ((l % n1) * d_.in_is + (l / n1) * d_.is[1]) * ssz_; };
     const bool svec = ssc_vec_, dvec = dsc_vec_;
     ssc_vec_ = dsc_vec_ = false; // (scales broadcast per lane)
     sat_packs_ = K == 4;
@@ -2360,7 +2364,7 @@ void reorder_gen_t::ymm_narrow_tile() {
             for (int k = 0; k < K; ++k) {
                 const int l = (8 * h + j) * K + k;
                 const Ymm P(j), v(k == 0 ? j : k == 3 ? 14 : 13);
-                load_lanes(v.getIdx(), ptr[rcx + l * isB], nullptr, d_.sdt);
+                load_lanes(v.getIdx(), ptr[rcx + row_disp(l)], nullptr, d_.sdt);
                 compute(v.getIdx(), lane_src_t{ ptr[rdx], ptr[rsi + l * d_.ss[1] * 4],
                                             ptr[rdi + l * d_.ds[1] * 4], nullptr });
                 if (K == 2 && k == 1) {
@@ -2375,6 +2379,7 @@ void reorder_gen_t::ymm_narrow_tile() {
                 }
             }
         transpose_tile();
+        ymm_narrow_comp(h);
         if (h == 0)
             for (int a = 0; a < 8; ++a)
                 vmovups(ptr[rsp + buf_stage + 32 * a], Ymm(a));
@@ -2385,6 +2390,33 @@ void reorder_gen_t::ymm_narrow_tile() {
     ssc_vec_ = svec;
     dsc_vec_ = dvec;
     ymm_pair_lines(d_.nt && osA % 64 == 0, rdx, [&](int a) { return a * osA; });
+}
+
+// The compensation of half h of ymm_narrow_tile (4-lane groups,
+// d_.comp_group: 4i interleaves to bytes): ymm a holds A position a's
+// groups 8h .. 8h + 7, a dword each; the rows are summed as word pairs
+// (8 x 510 fits), then to dwords, added to the group sums of lanes r15 +
+// 32h ... Rows a shifted last A tile repeats (below s_shift) are left
+// out. Uses ymm 8-10.
+void reorder_gen_t::ymm_narrow_comp(int h) {
+    if (!comp_) return;
+    const Ymm acc(8), t(9), ones(10);
+    vmovdqu(ones, ptr[rip + c_ones8_]);
+    vpxor(acc, acc, acc);
+    for (int a = 0; a < 8; ++a) {
+        Label lskip;
+        if (shift_) {
+            cmp(qword[rsp + s_shift], a);
+            jg(lskip, T_NEAR);
+        }
+        byte_pair_sums(acc, t, ones, Ymm(a), false);
+        L(lskip);
+    }
+    vpmaddwd(acc, acc, ptr[rip + c_ones16_]);
+    mov(r14, qword[rsp + s_comp]);
+    const Address sums = ptr[r14 + r15 + (int)(d_.comp_nl * 4 + 32 * h)];
+    vpaddd(acc, acc, sums);
+    vmovdqu(sums, acc);
 }
 
 // Word pairs (gen_row_words, gen_pair_a): 16 src rows of 16 lanes at `a`
@@ -4178,10 +4210,8 @@ int jit_narrow_rows(const jit_reorder_desc_t &d) {
 
 int jit_ymm_narrow_rows(const jit_reorder_desc_t &d, cpu_isa_t isa) {
     static const bool on = getenv_int("RELAYOUT_JIT_YMM_NARROW", 1) != 0; // experiment knob
-    if (!on || isa != cpu_isa_t::avx2 || d.isa != cpu_isa_t::avx2
-            || d.strategy != kernel_strategy_t::transpose)
+    if (!on || isa != cpu_isa_t::avx2 || d.isa != cpu_isa_t::avx2 || d.bit_copy || d.beta != 0.f)
         return 0;
-    if (d.bit_copy || d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return 0;
     if (d.b_outer || d.pf_ahead || d.dst_stage_row || d.flat_a || d.flat_b || d.ymm_b16
             || d.f32_lines)
         return 0;
@@ -4190,10 +4220,18 @@ int jit_ymm_narrow_rows(const jit_reorder_desc_t &d, cpu_isa_t isa) {
     const int L = d.ddt == relayout_bf16                         ? 32
                   : d.ddt == relayout_s8 || d.ddt == relayout_u8 ? 64
                                                                  : 0;
-    if (L == 0 || ssz != 4 || d.is[0] != 1 || d.os[1] != 1 || d.n[1] < L || d.n[0] < 8
-            || d.is[1] * ssz < 4096)
+    if (L == 0 || ssz != 4 || d.is[0] != 1 || d.n[1] * d.in_n < L || d.n[0] < 8) return 0;
+    if (d.strategy == kernel_strategy_t::transpose) {
+        // far src rows (nchw -> nhwc)
+        if (d.in_n != 1 || d.comp_lanes || d.os[1] != 1 || d.is[1] * ssz < 4096) return 0;
+    } else if (d.strategy == kernel_strategy_t::interleave) {
+        // 4i16o4i to bytes: each 4-lane group one B position (o), whose
+        // compensation is summed per group
+        if (L != 64 || d.in_n != 4 || d.os[1] != 4 || (d.comp_lanes && !d.comp_group)) return 0;
+    } else {
         return 0;
-    if (!fits32(L * d.is[1] * ssz) || !fits32(8 * d.os[0] * 4)
+    }
+    if (!fits32(L * (d.in_is + d.is[1]) * ssz) || !fits32(8 * d.os[0] * 4)
             || !fits32(L * (d.ss[1] + d.ds[1]) * 4))
         return 0;
     return L;

@@ -575,6 +575,40 @@ TEST(jit_reorder, YmmNarrowRows) {
     }
 }
 
+// ... and the 4i16o4i interleaves to bytes (oihw -> OIhw4i16o4i, 64 lanes:
+// 16 o x 4 i, each 4-lane group one dword), with the compensation of the
+// groups (s8s8, zero points, both; rows of the moved-back last A tile
+// left out: A = 9, 25) and without, common and per-o scales, s32 srcs;
+// O and I padded (33, 70: a transpose of 4 i lanes, not taken); the desc
+// takes them on AVX2.
+TEST(jit_reorder, YmmNarrowRowsInterleave) {
+    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
+    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (auto dims : { std::vector<dim_t>{ 64, 48, 4, 4 }, std::vector<dim_t>{ 64, 48, 3, 3 },
+                     std::vector<dim_t>{ 48, 32, 5, 5 }, std::vector<dim_t>{ 33, 70, 5, 5 } })
+            for (data_type_t sdt : { relayout_f32, relayout_s32 })
+                for (uint64_t flags : { uint64_t(0), s8s8, zp, s8s8 | zp })
+                    for (int mask : { -1, 0, 1 }) {
+                        jit_case_t c =
+                                jit_case_t::of(dims, sdt, relayout_s8, "oihw", "OIhw4i16o4i");
+                        if (flags) c.set_comp(flags, 1);
+                        c.src_scale_mask = mask;
+                        if (dims[0] != 33) {
+                            x64::jit_reorder_desc_t d;
+                            ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+                            EXPECT_EQ(d.ymm_narrow, isa == cpu_isa_t::avx2 ? 64 : 0) << c.str();
+                        }
+                        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                        if (flags) continue;
+                        c.ddt = relayout_u8;
+                        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                    }
+    }
+}
+
 // nchw -> nChw16c conversions of the A pairs and quads against the
 // reference at `isa`: each of `shapes` from f32 in every scale variant (and
 // scales along w), from bf16 and s32 without and with a common scale, to
