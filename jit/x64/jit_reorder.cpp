@@ -456,7 +456,8 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     // L2 prefetch ahead: far rows then take a whole dst line's 32 or 64 per
     // call (f32 -> bf16 nchw -> nhwc: 31% -> ~80% of a copy), near rows of
     // 2-byte dsts the same (see jit_narrow_rows_lanes).
-    const dim_t narrow = jit_narrow_rows_lanes(isa, p);
+    // (AVX2: jit_ymm_narrow_rows_lanes, far rows only.)
+    const dim_t narrow = jit_narrow_rows_lanes(isa, p) + jit_ymm_narrow_rows_lanes(isa, p);
     prm.tile_b = narrow ? narrow : far_rows ? 16 : std::max<dim_t>(16, 64 / dsz);
     prm.tile_b_max = far_rows || narrow;
     // Their streamed far rows: calls longer along A (see the function).

@@ -552,6 +552,12 @@ private:
     void gen_ymm_small_tiles();
     void ymm_small_transpose(int e, int col[8][2]);
     void ymm_small_edge(int TA, int log_n1);
+    void ymm_small_comp(bool shifted);
+    void byte_pair_sums(const Xmm &acc, const Xmm &t, const Xmm &ones, const Xmm &row, bool first);
+    // The columns (A positions) of the byte transpose's outputs, for the
+    // compensation of a shifted tile: byte i of entry j is col[j][i / 16].
+    int ysm_col_[8][2] = {};
+    Label c_ysm_col_;
     void gen_scalar();
     void transpose_tile();
     void transpose_tile_body();
@@ -703,6 +709,10 @@ private:
     void end_word_pairs(const row_lanes_t &saved);
     void word_pair(int j, int h, const Address &a, const Opmask *k, int l);
     void gen_narrow_rows(int TA, const Label &lb);
+    void gen_ymm_narrow(const Label &lb);
+    void ymm_narrow_tile();
+    void ymm_narrow_comp(int h);
+    void full_row_tile(int nl, int TA, const Label &lb, const std::function<void()> &tile);
     Label c_pack_; // gen_row_bytes: 4 x 4 byte transposes in each dword group
     void generate();
     void emit_constants();
@@ -774,7 +784,9 @@ void reorder_gen_t::emit_constants() {
     table(c_flat_perm_, 16, [&](int i) { dd(4 * (i % 4) + i / 4); });
     table(c_flat_b_src_, (int)d_.flat_b, [&](int k) { dd(uint32_t(flat_b_src(k))); });
     table(c_ymm_perm_, 8, [&](int i) { dd(4 * (i % 2) + i / 2); });
-    if ((d_.byte_tile || bytes_ || d_.flat_bytes) && d_.comp_lanes) {
+    table(c_ysm_col_, 256, [&](int i) { db(ysm_col_[i / 32][i % 32 / 16]); });
+    if ((d_.byte_tile || bytes_ || d_.flat_bytes || d_.ymm_small || d_.ymm_narrow)
+            && d_.comp_lanes) {
         u(c_ones8_, 0x01010101);
         u(c_ones16_, 0x00010001);
     }
@@ -1197,6 +1209,17 @@ void reorder_gen_t::byte_transpose_16x16() {
     if (!ok) Xbyak::local::SetError(Xbyak::ERR_INTERNAL); // fails the generation
 }
 
+// acc = (first) or += the sums of the byte pairs of `row` as words (s8
+// signed, u8 unsigned; ones: bytes of 1), t a temporary.
+void reorder_gen_t::byte_pair_sums(
+        const Xmm &acc, const Xmm &t, const Xmm &ones, const Xmm &row, bool first) {
+    if (d_.ddt == relayout_s8)
+        vpmaddubsw(first ? acc : t, ones, row);
+    else
+        vpmaddubsw(first ? acc : t, row, ones);
+    if (!first) vpaddw(acc, acc, t);
+}
+
 // The compensation of byte rows zmm 0 .. rows-1 (64 lanes each), summed
 // per 4 neighbouring lanes (one compensation index): bytes to word pairs
 // (exact: |2 x 255| fits), rows summed in words (16 x 510 fits), then
@@ -1206,14 +1229,8 @@ void reorder_gen_t::comp_byte_groups(int rows) {
     if (!comp_) return;
     const Zmm acc(16), t(17), ones(18);
     vmovdqu32(ones, ptr[rip + c_ones8_]);
-    for (int j = 0; j < rows; ++j) {
-        const Zmm row(j);
-        if (d_.ddt == relayout_s8)
-            vpmaddubsw(j == 0 ? acc : t, ones, row);
-        else
-            vpmaddubsw(j == 0 ? acc : t, row, ones);
-        if (j) vpaddw(acc, acc, t);
-    }
+    for (int j = 0; j < rows; ++j)
+        byte_pair_sums(acc, t, ones, Zmm(j), j == 0);
     vpmaddwd(acc, acc, ptr[rip + c_ones16_]);
     mov(r14, qword[rsp + s_comp]);
     const int64_t goff = d_.comp_nl * 4;
@@ -1788,7 +1805,11 @@ void reorder_gen_t::gen_lanes() {
 // vpermq joins across the lanes into two 16-byte dst rows; words: one,
 // the two lanes together the 32-byte dst row). These went through the
 // 8x8 dword tile before (8 elements widened per load, 8 per store).
-// Tiles with fewer values (edges, zero padding) copy element by element.
+// A partial last A tile (no A padding) moves back to end at the last
+// position; other tiles with fewer values (B edges, zero padding) copy
+// element by element. The compensation of 4-lane byte groups (4i
+// interleaves) is summed from each tile (ymm_small_comp) and per lane
+// in the edges.
 // A tiles outer, B tiles inner (the B tiles of an A tile complete the
 // same dst lines back to back). rax a0, r15 b0, rcx src tile, rdx dst
 // tile.
@@ -1812,8 +1833,10 @@ void reorder_gen_t::gen_ymm_small_tiles() {
         add(rdx, r9);
         lea(rdx, ptr[rdx + r15 * e]);
     };
-    // The full tile `s` A tiles after rcx, rdx.
-    auto tile = [&](int s) {
+    // The full tile `s` A tiles after rcx, rdx; `shifted`: the last A
+    // tile moved back (r13: the positions already written, left out of
+    // the compensation).
+    auto tile = [&](int s, bool shifted) {
         const int64_t so = s * 16, doff = s * TA * osA;
         for (int r = 0; r < 8; ++r) {
             vmovdqu(Xmm(r), ptr[rcx + row_disp(r) + so]);
@@ -1821,6 +1844,8 @@ void reorder_gen_t::gen_ymm_small_tiles() {
         }
         int col[8][2];
         ymm_small_transpose(e, col);
+        std::memcpy(ysm_col_, col, sizeof(col));
+        ymm_small_comp(shifted);
         for (int j = 0; j < 8; ++j) {
             if (e == 1) {
                 vmovdqu(ptr[rdx + col[j][0] * osA + doff], Xmm(j));
@@ -1834,7 +1859,7 @@ void reorder_gen_t::gen_ymm_small_tiles() {
     // its set is needed again: rows 2^k bytes apart share one L1 set)
     // outer, B tiles inner (they complete the same dst lines back to back).
     const int GA = 4 * TA;
-    Label la, laend, lb, lbend, lpart, lsub, lsubend, ledge, lsubnext, lnext;
+    Label la, laend, lb, lbend, lpart, lsub, lsubend, ledge, lsubnext, lnext, lshift;
     xor_(rax, rax);
     L(la);
     cmp(rax, qword[rsp + s_z0]);
@@ -1851,7 +1876,7 @@ void reorder_gen_t::gen_ymm_small_tiles() {
     jg(lpart, T_NEAR);
     tile_addr();
     for (int s = 0; s < 4; ++s)
-        tile(s);
+        tile(s, false);
     jmp(lnext, T_NEAR);
     // The tiles of a partial group one by one (full ones, edges).
     L(lpart);
@@ -1862,15 +1887,31 @@ void reorder_gen_t::gen_ymm_small_tiles() {
     lea(r14, ptr[r12 + GA]);
     cmp(rax, r14);
     jge(lsubend, T_NEAR);
-    lea(r14, ptr[rax + TA]);
-    cmp(r14, qword[rsp + s_v0]);
-    jg(ledge, T_NEAR);
     lea(r14, ptr[r15 + 16]);
     cmp(r14, qword[rsp + s_v0 + 8]);
     jg(ledge, T_NEAR);
+    lea(r14, ptr[rax + TA]);
+    cmp(r14, qword[rsp + s_v0]);
+    jg(lshift, T_NEAR);
     tile_addr();
-    tile(0);
+    tile(0, false);
     jmp(lsubnext, T_NEAR);
+    // A partial last A tile of whole B lanes, no A padding, A of a tile or
+    // more: moved back to end at the last position and run as a full tile
+    // (the rows before rewritten with the same values; 5x5 weights: 25 =
+    // 16 + 9 positions, element by element 33 -> 18% of a copy).
+    L(lshift);
+    mov(r14, qword[rsp + s_v0]);
+    cmp(r14, qword[rsp + s_z0]);
+    jne(ledge, T_NEAR);
+    sub(r14, TA);
+    jl(ledge, T_NEAR);
+    mov(r13, rax);
+    sub(r13, r14);
+    mov(rax, r14);
+    tile_addr();
+    tile(0, true);
+    jmp(lsubend, T_NEAR); // (rax back from r12)
     L(ledge);
     ymm_small_edge(TA, log_n1);
     L(lsubnext);
@@ -1956,6 +1997,40 @@ void reorder_gen_t::ymm_small_transpose(int e, int col[8][2]) {
     if (!ok) Xbyak::local::SetError(Xbyak::ERR_INTERNAL); // fails the generation
 }
 
+// The compensation of a byte tile of gen_ymm_small_tiles (4-lane groups,
+// d_.comp_group): ymm 0..7 hold two 16-byte dst rows each, 4 groups of 4
+// lanes per row. Bytes to word pairs (exact: |2 x 255| fits), the 8
+// registers summed in words (8 x 510 fits), word pairs to dwords, the two
+// rows of each register added: the tile's 4 group sums, added to the
+// group sums of lanes r15 .. r15 + 15. `shifted`: rows (A positions)
+// below r13 are left out (zeroed by a compare with their columns). Uses
+// ymm 8..13 (free after the transpose).
+void reorder_gen_t::ymm_small_comp(bool shifted) {
+    if (!comp_) return;
+    const Ymm acc(8), t(9), ones(10), sh(11), m(12), x(13);
+    vmovdqu(ones, ptr[rip + c_ones8_]);
+    if (shifted) {
+        vmovd(Xmm(sh.getIdx()), r13d);
+        vpbroadcastb(sh, Xmm(sh.getIdx()));
+    }
+    for (int j = 0; j < 8; ++j) {
+        Ymm row(j);
+        if (shifted) {
+            vpcmpgtb(m, sh, ptr[rip + c_ysm_col_ + 32 * j]); // column < r13
+            vpandn(x, m, row);
+            row = x;
+        }
+        byte_pair_sums(acc, t, ones, row, j == 0);
+    }
+    vpmaddwd(acc, acc, ptr[rip + c_ones16_]);
+    vextracti128(Xmm(t.getIdx()), acc, 1);
+    vpaddd(Xmm(acc.getIdx()), Xmm(acc.getIdx()), Xmm(t.getIdx()));
+    mov(r14, qword[rsp + s_comp]);
+    const Address sums = ptr[r14 + r15 + (int)(d_.comp_nl * 4)];
+    vpaddd(Xmm(acc.getIdx()), Xmm(acc.getIdx()), sums);
+    vmovdqu(sums, Xmm(acc.getIdx()));
+}
+
 // An edge tile of gen_ymm_small_tiles, element by element: A positions
 // rax .. min(rax + TA, z0) - 1, lanes r15 .. min(r15 + 16, z1) - 1; values
 // where both are below v, zeros elsewhere (padding).
@@ -1993,7 +2068,14 @@ void reorder_gen_t::ymm_small_edge(int TA, int log_n1) {
         add(rcx, rdx);
     }
     lea(rcx, ptr[rcx + r13 * e]);
-    e == 1 ? movzx(ebx, byte[r8 + rcx]) : movzx(ebx, word[r8 + rcx]);
+    if (comp_) {
+        // (1-byte elements) the value's compensation, per lane
+        d_.ddt == relayout_s8 ? movsx(ebx, byte[r8 + rcx]) : movzx(ebx, byte[r8 + rcx]);
+        mov(rcx, qword[rsp + s_comp]);
+        add(dword[rcx + r14 * 4], ebx);
+    } else {
+        e == 1 ? movzx(ebx, byte[r8 + rcx]) : movzx(ebx, word[r8 + rcx]);
+    }
     L(lstore);
     imul(rdx, r13, (int)(d_.os[0] * e));
     lea(rdx, ptr[rdx + r14 * e]);
@@ -2206,6 +2288,19 @@ void reorder_gen_t::gen_row_bytes(int TA) {
 // (edges, padding) falls through to the 16 x 16 tiles. rax a0, r15 b0.
 void reorder_gen_t::gen_narrow_rows(int TA, const Label &lb) {
     const int nl = d_.narrow_rows;
+    full_row_tile(nl, TA, lb, [&] {
+        const int pf = row_pf_;
+        row_pf_ = (int)d_.narrow_pf;
+        nl == 64 ? gen_row_bytes(TA) : gen_row_words(TA);
+        row_pf_ = pf;
+    });
+}
+
+// A tile of nl B lanes (r15 ..) x TA A positions (rax ..) whose positions
+// all hold values and are stored: `tile`, then on to the next B tile
+// (lb); others fall through.
+void reorder_gen_t::full_row_tile(
+        int nl, int TA, const Label &lb, const std::function<void()> &tile) {
     Label lno;
     lea(r14, ptr[r15 + nl]);
     cmp(r14, qword[rsp + s_v0 + 8]);
@@ -2215,13 +2310,113 @@ void reorder_gen_t::gen_narrow_rows(int TA, const Label &lb) {
     lea(r14, ptr[rax + TA]);
     cmp(r14, qword[rsp + s_v0]);
     jg(lno, T_NEAR);
-    const int pf = row_pf_;
-    row_pf_ = (int)d_.narrow_pf;
-    nl == 64 ? gen_row_bytes(TA) : gen_row_words(TA);
-    row_pf_ = pf;
+    tile();
     add(r15, nl);
     jmp(lb, T_NEAR);
     L(lno);
+}
+
+// AVX2 narrow rows (d_.ymm_narrow = L lanes, see jit_ymm_narrow_rows):
+// a full tile of 8 A positions x a whole dst line of B lanes (r15 ..
+// r15 + L - 1), K = L / 16 lanes per dword. Each src row is converted
+// along A as it is loaded (per-lane scales broadcast) and K neighbouring
+// lanes are packed into one dword per A position (bf16: low and high
+// words; s8 / u8: saturating packs, so only the upper clamp as in
+// gen_row_bytes, and a 4x4 byte shuffle), so that two 8x8 dword
+// transposes leave each A position's line in two ymm (the first half on
+// the stack), written back to back and streamed when large (the 8x8
+// tiles wrote 16- or 8-byte pieces of each line, cached). Other tiles
+// (edges, padding) fall through to the 8x8 tiles. rax a0, r15 b0, rcx
+// src tile, rdx dst tile, rsi / rdi scales of the tile.
+void reorder_gen_t::gen_ymm_narrow(const Label &lb) {
+    full_row_tile(d_.ymm_narrow, 8, lb, [&] { ymm_narrow_tile(); });
+}
+
+void reorder_gen_t::ymm_narrow_tile() {
+    const int K = d_.ymm_narrow / 16;
+    const int64_t n1 = d_.in_n, osA = d_.os[0] * dsz_;
+    // (interleaves: lane l is inner position l % n1 of B position l / n1)
+    auto row_disp = [&](int l) { return ((l % n1) * d_.in_is + (l / n1) * d_.is[1]) * ssz_; };
+    const bool svec = ssc_vec_, dvec = dsc_vec_;
+    ssc_vec_ = dsc_vec_ = false; // (scales broadcast per lane)
+    sat_packs_ = K == 4;
+    const Ymm hi(12), t(13), u(14), pack(15);
+    if (K == 4) {
+        hoisted_[0] = hoisted_t{ &c_hi_, hi.getIdx() }; // (vminps takes no memory first)
+        nhoisted_ = 1;
+    }
+    for (int h = 0; h < 2; ++h) {
+        if (K == 4) {
+            vmovdqu(pack, ptr[rip + c_pack_]);
+            vmovups(hi, cst(c_hi_));
+        }
+        // Scales common to the lanes in registers the conversions leave
+        // (the transposes clobber ymm 8-11: once per half).
+        if (d_.src_scale && d_.ss[1] == 0) {
+            ssc_reg_ = K == 4 ? 10 : 14;
+            vbroadcastss(Ymm(ssc_reg_), ptr[rsi]);
+        }
+        if (d_.dst_scale && d_.ds[1] == 0) {
+            dsc_reg_ = K == 4 ? 11 : 15;
+            vbroadcastss(Ymm(dsc_reg_), ptr[rdi]);
+        }
+        for (int j = 0; j < 8; ++j)
+            for (int k = 0; k < K; ++k) {
+                const int l = (8 * h + j) * K + k;
+                const Ymm P(j), v(k == 0 ? j : k == 3 ? 14 : 13);
+                load_lanes(v.getIdx(), ptr[rcx + row_disp(l)], nullptr, d_.sdt);
+                compute(v.getIdx(), lane_src_t{ ptr[rdx], ptr[rsi + l * d_.ss[1] * 4],
+                                            ptr[rdi + l * d_.ds[1] * 4], nullptr });
+                if (K == 2 && k == 1) {
+                    vpslld(t, t, 16);
+                    vpor(P, P, t);
+                } else if (K == 4 && k == 1) {
+                    vpackssdw(P, P, t);
+                } else if (K == 4 && k == 3) {
+                    vpackssdw(t, t, u);
+                    d_.ddt == relayout_s8 ? vpacksswb(P, P, t) : vpackuswb(P, P, t);
+                    vpshufb(P, P, pack);
+                }
+            }
+        transpose_tile();
+        ymm_narrow_comp(h);
+        if (h == 0)
+            for (int a = 0; a < 8; ++a)
+                vmovups(ptr[rsp + buf_stage + 32 * a], Ymm(a));
+    }
+    sat_packs_ = false;
+    nhoisted_ = 0;
+    ssc_reg_ = dsc_reg_ = -1;
+    ssc_vec_ = svec;
+    dsc_vec_ = dvec;
+    ymm_pair_lines(d_.nt && osA % 64 == 0, rdx, [&](int a) { return a * osA; });
+}
+
+// The compensation of half h of ymm_narrow_tile (4-lane groups,
+// d_.comp_group: 4i interleaves to bytes): ymm a holds A position a's
+// groups 8h .. 8h + 7, a dword each; the rows are summed as word pairs
+// (8 x 510 fits), then to dwords, added to the group sums of lanes r15 +
+// 32h ... Rows a shifted last A tile repeats (below s_shift) are left
+// out. Uses ymm 8-10.
+void reorder_gen_t::ymm_narrow_comp(int h) {
+    if (!comp_) return;
+    const Ymm acc(8), t(9), ones(10);
+    vmovdqu(ones, ptr[rip + c_ones8_]);
+    vpxor(acc, acc, acc);
+    for (int a = 0; a < 8; ++a) {
+        Label lskip;
+        if (shift_) {
+            cmp(qword[rsp + s_shift], a);
+            jg(lskip, T_NEAR);
+        }
+        byte_pair_sums(acc, t, ones, Ymm(a), false);
+        L(lskip);
+    }
+    vpmaddwd(acc, acc, ptr[rip + c_ones16_]);
+    mov(r14, qword[rsp + s_comp]);
+    const Address sums = ptr[r14 + r15 + (int)(d_.comp_nl * 4 + 32 * h)];
+    vpaddd(acc, acc, sums);
+    vmovdqu(sums, acc);
 }
 
 // Word pairs (gen_row_words, gen_pair_a): 16 src rows of 16 lanes at `a`
@@ -2540,6 +2735,7 @@ void reorder_gen_t::gen_transpose() {
         L(lno);
     }
     if (d_.narrow_rows) gen_narrow_rows(TA, lb);
+    if (d_.ymm_narrow) gen_ymm_narrow(lb);
     // Two full tiles side by side (lanes r15 .. r15 + 2T - 1) when both
     // are all values; B's last lanes take the tiles below.
     auto tile_pair = [&](const std::function<void()> &emit) {
@@ -3328,6 +3524,7 @@ void reorder_gen_t::generate() {
         frame = std::max(frame, buf_stage + 8 * 32);
     if (d_.flat_bytes)
         frame = std::max(frame, buf_stage + (int)(16 * flat_stage_row(d_.flat_bytes)));
+    if (d_.ymm_narrow) frame = std::max(frame, buf_stage + 8 * 32); // the first half lines
     preamble(frame);
     mov(r8, ptr[rdi + offsetof(jit_call_args_t, src)]);
     mov(r9, ptr[rdi + offsetof(jit_call_args_t, dst)]);
@@ -3532,7 +3729,9 @@ int jit_ymm_small_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa) {
         return 0;
     if (d.strategy != kernel_strategy_t::transpose && d.strategy != kernel_strategy_t::interleave)
         return 0;
-    if (d.comp_lanes || d.beta != 0.f || d.is[0] != 1 || 16 % d.in_n != 0 || d.os[1] != d.in_n)
+    // Compensation: summed per 4-lane group (byte tiles, 4i interleaves).
+    if ((d.comp_lanes && (e != 1 || !d.comp_group)) || d.beta != 0.f || d.is[0] != 1
+            || 16 % d.in_n != 0 || d.os[1] != d.in_n)
         return 0;
     // B edges copy element by element: only where they are a small part
     // (bf16 nchw -> nhwc with 24 channels, a 16-lane tile and an 8-lane
@@ -4009,6 +4208,50 @@ int jit_narrow_rows(const jit_reorder_desc_t &d) {
     return L;
 }
 
+int jit_ymm_narrow_rows(const jit_reorder_desc_t &d, cpu_isa_t isa) {
+    static const bool on = getenv_int("RELAYOUT_JIT_YMM_NARROW", 1) != 0; // experiment knob
+    if (!on || isa != cpu_isa_t::avx2 || d.isa != cpu_isa_t::avx2 || d.bit_copy || d.beta != 0.f)
+        return 0;
+    if (d.b_outer || d.pf_ahead || d.dst_stage_row || d.flat_a || d.flat_b || d.ymm_b16
+            || d.f32_lines)
+        return 0;
+    if ((d.src_scale && d.ss[0] != 0) || (d.dst_scale && d.ds[0] != 0)) return 0;
+    const int64_t ssz = (int64_t)data_type_size(d.sdt);
+    const int L = d.ddt == relayout_bf16                         ? 32
+                  : d.ddt == relayout_s8 || d.ddt == relayout_u8 ? 64
+                                                                 : 0;
+    if (L == 0 || ssz != 4 || d.is[0] != 1 || d.n[1] * d.in_n < L || d.n[0] < 8) return 0;
+    if (d.strategy == kernel_strategy_t::transpose) {
+        // far src rows (nchw -> nhwc)
+        if (d.in_n != 1 || d.comp_lanes || d.os[1] != 1 || d.is[1] * ssz < 4096) return 0;
+    } else if (d.strategy == kernel_strategy_t::interleave) {
+        // 4i16o4i to bytes: each 4-lane group one B position (o), whose
+        // compensation is summed per group
+        if (L != 64 || d.in_n != 4 || d.os[1] != 4 || (d.comp_lanes && !d.comp_group)) return 0;
+    } else {
+        return 0;
+    }
+    if (!fits32(L * (d.in_is + d.is[1]) * ssz) || !fits32(8 * d.os[0] * 4)
+            || !fits32(L * (d.ss[1] + d.ds[1]) * 4))
+        return 0;
+    return L;
+}
+
+dim_t jit_ymm_narrow_rows_lanes(cpu_isa_t isa, const plan_t &p) {
+    static const bool on = getenv_int("RELAYOUT_JIT_YMM_NARROW", 1) != 0; // experiment knob
+    if (!on || isa != cpu_isa_t::avx2 || p.bit_copy || p.beta != 0.f || p.s8s8_comp || p.zp_comp
+            || p.nodes.empty() || data_type_size(p.sdt) != 4)
+        return 0;
+    const node_t &B = p.nodes.back();
+    for (int mask : { p.src_scale_mask, p.dst_scale_mask })
+        if (mask > 0 && (B.dim < 0 || mask != 1 << B.dim)) return 0;
+    const dim_t L = p.ddt == relayout_bf16                         ? 32
+                    : p.ddt == relayout_s8 || p.ddt == relayout_u8 ? 64
+                                                                   : 0;
+    if (L == 0 || B.os != 1 || B.is * 4 < 4096 || B.n < L) return 0;
+    return L;
+}
+
 bool jit_word_tiles(cpu_isa_t isa, const plan_t &p) {
     return isa == cpu_isa_t::avx512_core && p.bit_copy && data_type_size(p.sdt) == 2
            && data_type_size(p.ddt) == 2;
@@ -4309,6 +4552,14 @@ void jit_reorder_desc_init(
     d.f32_lines = jit_f32_line_pairs(d);
     if (jit_ymm_f32_line_pairs(d, isa, nt_lines)) d.f32_lines = d.nt = true;
     d.ymm_small = jit_ymm_small_tiles(d, isa);
+    d.ymm_narrow = jit_ymm_narrow_rows(d, isa);
+    if (d.ymm_narrow) {
+        // whole lines, streamed when large (where the baked loops step by
+        // whole lines)
+        d.nt = nt_lines;
+        for (int l = 0; l < d.nloops; ++l)
+            if (d.loop_os[l] * dsz % 64 != 0) d.nt = false;
+    }
 }
 
 status_t jit_reorder_desc_check(const jit_reorder_desc_t &d) {

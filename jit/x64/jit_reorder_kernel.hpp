@@ -94,11 +94,17 @@ struct jit_reorder_desc_t {
     // ... and 16-lane B tiles whose dst rows are adjacent (nChw16c): word
     // pair tiles, 32 A rows x 16 lanes, two dst rows per 64-byte line.
     bool word_pair;
-    // AVX2 1- and 2-byte bit copies (transposes, interleaves without
-    // compensation): tiles of 16 bytes of A x 16 B lanes, two src rows per
+    // AVX2 1- and 2-byte bit copies (transposes, interleaves; compensation
+    // of 4-lane byte groups): tiles of 16 bytes of A x 16 B lanes, two src rows per
     // ymm, transposed within the 128-bit lanes; the element size, 0: none.
     // See jit_ymm_small_tiles.
     int ymm_small;
+    // AVX2 conversions to bf16 (32 lanes) or s8 / u8 (64) of transposes
+    // whose src rows are far apart (nchw -> nhwc): full tiles of 8 A
+    // positions x this many B lanes (one dst line), converted along A and
+    // packed into dwords, two 8x8 dword transposes, each dst row one whole
+    // line (0: none). See jit_ymm_narrow_rows.
+    int ymm_narrow;
     // Tiles in B-outer order (B tiles outer, A tiles inner), and the byte
     // distance of the L2 prefetch of each full tile's src rows (0: none).
     bool b_outer;
@@ -327,9 +333,19 @@ dim_t jit_far_rows_pair_plane();
 // no sum or compensation.
 bool jit_ymm_b16_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa);
 // desc.ymm_small: the element size of AVX2 1- and 2-byte bit-copy
-// transposes (and interleaves without compensation) whose B lanes are
-// adjacent in the dst, with a full tile's worth of A and B; 0 otherwise.
+// transposes and interleaves (with compensation only of 4-lane groups of
+// bytes: 4i interleaves) whose B lanes are adjacent in the dst, with a
+// full tile's worth of A and B; 0 otherwise.
 int jit_ymm_small_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa);
+
+// desc.ymm_narrow (0: none): AVX2 value conversions of a 4-byte src to
+// bf16 (32 lanes) or s8 / u8 (64) whose scales do not change along A,
+// without the sum or compensation, with B of a dst line or more, src rows
+// a page or more apart. Knob RELAYOUT_JIT_YMM_NARROW=0: off.
+int jit_ymm_narrow_rows(const jit_reorder_desc_t &d, cpu_isa_t isa);
+// The B lanes per call a transpose of `p` wants for them on `isa` (0: the
+// usual split): a whole dst line.
+dim_t jit_ymm_narrow_rows_lanes(cpu_isa_t isa, const plan_t &p);
 
 // desc.ymm_b16_pf (0: none): 8x16 tiles of 4-byte srcs whose B rows are
 // 128 B to under 4 KiB apart, A of 32 positions or more, the call's A a

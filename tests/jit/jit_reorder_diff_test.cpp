@@ -343,6 +343,15 @@ void set_scale_variant(jit_case_t &c, int variant, int mask) {
     }
 }
 
+// Variants 0-3 of set_scale_variant along channels (mask 2), 4: src
+// scales along w (mask 8), the last dim.
+void set_row_scale_variant(jit_case_t &c, int variant) {
+    if (variant < 4)
+        set_scale_variant(c, variant, 2);
+    else
+        c.src_scale_mask = 8; // along w
+}
+
 // The JIT desc of a case at `isa` (with its src scale mask, no other
 // attributes).
 void case_desc(const jit_case_t &c, cpu_isa_t isa, x64::jit_reorder_desc_t &d) {
@@ -384,7 +393,8 @@ void case_kplan(const jit_case_t &c, cpu_isa_t isa, std::string &kplan) {
 // call (not a whole dst line's 32 or 64: those rows' prefetched lines evict
 // each other), except AVX-512 conversions to bf16 / f16 / s8 / u8, whose
 // narrow rows read each src row along A with an L2 prefetch ahead: a whole
-// dst line's 32 or 64 (jit_narrow_rows). Odd channel counts give B edge
+// dst line's 32 or 64 (jit_narrow_rows), and AVX2 ones to bf16 / s8 / u8
+// (jit_ymm_narrow_rows). Odd channel counts give B edge
 // tiles. Bit-exact, and the kernel plan must keep B at 16 or a line.
 TEST(jit_reorder, FarSrcRowsNarrowDst) {
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
@@ -405,7 +415,10 @@ TEST(jit_reorder, FarSrcRowsNarrowDst) {
                     ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
                     std::string name, kplan;
                     ASSERT_EQ(x64::jit_reorder_accept(p, isa, name, &kplan), status_t::success);
-                    const bool narrow = isa == cpu_isa_t::avx512_core && d != relayout_s16;
+                    // (AVX2: bf16, s8, u8, jit_ymm_narrow_rows)
+                    const bool narrow = isa == cpu_isa_t::avx512_core
+                                                ? d != relayout_s16
+                                                : d != relayout_s16 && d != relayout_f16;
                     const int b = !narrow ? 16 : data_type_size(d) == 1 ? 64 : 32;
                     EXPECT_NE(kplan.find(" B[" + std::to_string(b) + " "), std::string::npos)
                             << c.str() << ": " << kplan;
@@ -447,10 +460,7 @@ TEST(jit_reorder, NarrowRows) {
                     for (int variant = 0; variant < 5; ++variant) {
                         if (sdt != relayout_f32 && variant > 1) continue;
                         jit_case_t c = make(sh, sdt, ddt);
-                        if (variant < 4)
-                            set_scale_variant(c, variant, 2);
-                        else
-                            c.src_scale_mask = 8; // along w
+                        set_row_scale_variant(c, variant);
                         EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
                     }
         // Large: streamed rows (and the prefetch along A).
@@ -529,6 +539,76 @@ TEST(jit_reorder, NarrowRows) {
     }
 }
 
+// AVX2 narrow rows (jit_ymm_narrow_rows): conversions of far src rows
+// (nchw -> nhwc, planes of 1024 f32 or more) to bf16 / s8 / u8, 8 A
+// positions x a dst line of lanes (32 / 64): B of whole lines, with edges
+// (70, 130 channels: 6 and 2 lanes after the lines; 33: bf16 only), A of
+// whole tiles and not (the last moved back), scale variants (common, per
+// channel, zero points), s32 srcs; the desc takes them on AVX2 only, not
+// with scales along A (mask 8) nor near rows (nhwc -> nchw).
+TEST(jit_reorder, YmmNarrowRows) {
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        const bool y = isa == cpu_isa_t::avx2;
+        for (auto dims : { std::vector<dim_t>{ 1, 64, 32, 32 }, std::vector<dim_t>{ 1, 70, 32, 33 },
+                     std::vector<dim_t>{ 2, 33, 31, 37 }, std::vector<dim_t>{ 1, 130, 33, 35 } })
+            for (data_type_t sdt : { relayout_f32, relayout_s32 })
+                for (data_type_t ddt : { relayout_bf16, relayout_s8, relayout_u8 })
+                    for (int variant = 0; variant < 5; ++variant) {
+                        jit_case_t c = jit_case_t::of(dims, sdt, ddt, "nchw", "nhwc");
+                        set_row_scale_variant(c, variant);
+                        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                    }
+        for (int mask : { -1, 0, 2, 8 })
+            for (data_type_t ddt : { relayout_bf16, relayout_s8, relayout_u8, relayout_f16 }) {
+                jit_case_t c = jit_case_t::of({ 2, 64, 32, 32 }, relayout_f32, ddt, "nchw", "nhwc");
+                c.src_scale_mask = mask;
+                x64::jit_reorder_desc_t d;
+                ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+                const int L = ddt == relayout_bf16 ? 32 : ddt == relayout_f16 ? 0 : 64;
+                EXPECT_EQ(d.ymm_narrow, y && mask != 8 ? L : 0) << c.str() << " mask " << mask;
+                c = jit_case_t::of({ 2, 64, 32, 32 }, relayout_f32, ddt, "nhwc", "nchw");
+                ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+                EXPECT_EQ(d.ymm_narrow, 0) << c.str();
+            }
+    }
+}
+
+// ... and the 4i16o4i interleaves to bytes (oihw -> OIhw4i16o4i, 64 lanes:
+// 16 o x 4 i, each 4-lane group one dword), with the compensation of the
+// groups (s8s8, zero points, both; rows of the moved-back last A tile
+// left out: A = 9, 25) and without, common and per-o scales, s32 srcs;
+// O and I padded (33, 70: a transpose of 4 i lanes, not taken); the desc
+// takes them on AVX2.
+TEST(jit_reorder, YmmNarrowRowsInterleave) {
+    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
+    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (auto dims : { std::vector<dim_t>{ 64, 48, 4, 4 }, std::vector<dim_t>{ 64, 48, 3, 3 },
+                     std::vector<dim_t>{ 48, 32, 5, 5 }, std::vector<dim_t>{ 33, 70, 5, 5 } })
+            for (data_type_t sdt : { relayout_f32, relayout_s32 })
+                for (uint64_t flags : { uint64_t(0), s8s8, zp, s8s8 | zp })
+                    for (int mask : { -1, 0, 1 }) {
+                        jit_case_t c =
+                                jit_case_t::of(dims, sdt, relayout_s8, "oihw", "OIhw4i16o4i");
+                        if (flags) c.set_comp(flags, 1);
+                        c.src_scale_mask = mask;
+                        if (dims[0] != 33) {
+                            x64::jit_reorder_desc_t d;
+                            ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+                            EXPECT_EQ(d.ymm_narrow, isa == cpu_isa_t::avx2 ? 64 : 0) << c.str();
+                        }
+                        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                        if (flags) continue;
+                        c.ddt = relayout_u8;
+                        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                    }
+    }
+}
+
 // nchw -> nChw16c conversions of the A pairs and quads against the
 // reference at `isa`: each of `shapes` from f32 in every scale variant (and
 // scales along w), from bf16 and s32 without and with a common scale, to
@@ -542,10 +622,7 @@ void run_a_group_cases(cpu_isa_t isa, const std::vector<std::vector<dim_t>> &sha
                 for (int variant = 0; variant < 5; ++variant) {
                     if (sdt != relayout_f32 && variant > 1) continue;
                     jit_case_t c = jit_case_t::of(dims, sdt, ddt, "nchw", "nChw16c");
-                    if (variant < 4)
-                        set_scale_variant(c, variant, 2);
-                    else
-                        c.src_scale_mask = 8; // along w
+                    set_row_scale_variant(c, variant);
                     EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
                 }
     for (data_type_t ddt : ddts) {
@@ -1341,9 +1418,9 @@ TEST(jit_reorder, Compensation) {
 
 // AVX2 1- and 2-byte bit copies on the ymm tiles (desc.ymm_small): 16
 // bytes of A x 16 lanes, groups of 4 A tiles, edges element by element.
-// The desc takes them on AVX2 only, not with compensation nor for 4-byte
-// types, nor where B edges would be a large part (B of 37 lanes);
-// bit-exact with partial groups (A = 100: 64 + 2 tiles + an edge),
+// The desc takes them on AVX2 only, not for 4-byte types, nor where B
+// edges would be a large part (B of 37 lanes); bit-exact with partial
+// groups (A = 100: 64 + 2 tiles + the last moved back),
 // partial B tiles, odd strides, padded blocks and folded lanes (4i16o4i).
 TEST(jit_reorder, YmmSmallTiles) {
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
@@ -1373,6 +1450,31 @@ TEST(jit_reorder, YmmSmallTiles) {
         c = jit_case_t::of({ 64, 48, 3, 3 }, relayout_s8, relayout_s8, "oihw", "OIhw4i16o4i");
         c.set_comp(relayout_extra_flag_compensation_conv_s8s8, 1);
         EXPECT_TRUE(run_jit_case(c, isa));
+    }
+}
+
+// ... with the compensation (AVX2, 4-lane groups of 4i interleaves: the
+// tiles sum each group's bytes, the edges each lane's): s8s8, zero points
+// and both; A of whole tiles, with an edge (5x5, 4x5: 25, 20), B padded
+// (O = 20, 33; I = 10, 70), 8-lane o blocks (2i8o4i).
+TEST(jit_reorder, YmmSmallTilesCompensation) {
+    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
+    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (uint64_t flags : { s8s8, zp, s8s8 | zp })
+            for (auto dims : { std::vector<dim_t>{ 64, 48, 4, 4 },
+                         std::vector<dim_t>{ 20, 10, 5, 5 }, std::vector<dim_t>{ 33, 70, 4, 5 },
+                         std::vector<dim_t>{ 48, 32, 7, 7 } })
+                for (const char *dtag : { "OIhw4i16o4i", "OIhw2i8o4i" }) {
+                    jit_case_t c = jit_case_t::of(dims, relayout_s8, relayout_s8, "oihw", dtag);
+                    c.set_comp(flags, 1);
+                    if (dims[0] == 64)
+                        EXPECT_EQ(desc_of(c, isa).ymm_small, isa == cpu_isa_t::avx2 ? 1 : 0)
+                                << c.str();
+                    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                }
     }
 }
 
