@@ -1128,10 +1128,11 @@ TEST(jit_reorder, FlatShortATiles) {
 
 // The AVX-512 flattened short-A and short-B tiles load their 16 x 16
 // tiles as 128-bit quads (masked broadcasts, desc.quad_ld) and transpose
-// within the lanes only. Bit-exact for both directions, cached and
-// streamed, unrolled and looped, with edge calls (the usual tiles), odd
-// strides and an outer baked loop; not for the flattened interleave lanes
-// (2x2), the usual tiles (4x4 to plain, nchw -> nChw16c) or AVX2.
+// within the lanes only; streamed, their calls end without an sfence
+// (the driver fences each thread once, desc.fence_in_driver). Bit-exact for both directions, cached
+// and streamed, unrolled and looped, with edge calls (the usual tiles), odd strides and an outer
+// baked loop; not for the flattened interleave lanes (2x2), the usual tiles (4x4 to plain, nchw ->
+// nChw16c) or AVX2.
 TEST(jit_reorder, FlatQuadLoads) {
     // (flat: 1 when the tiles load quads on AVX-512)
     const flat_case_t cases[] = { { { 128, 128, 3, 3 }, "OIhw16i16o", "oihw", 1 },
@@ -1154,13 +1155,19 @@ TEST(jit_reorder, FlatQuadLoads) {
             c.dims = fc.dims;
             c.stag = fc.stag;
             c.dtag = fc.dtag;
-            EXPECT_EQ(desc_of(c, isa).quad_ld, fc.flat && zmm) << c.str();
+            const x64::jit_reorder_desc_t d = desc_of(c, isa);
+            EXPECT_EQ(d.quad_ld, fc.flat && zmm) << c.str();
+            // Streamed: the driver fences once per thread, not each call.
+            EXPECT_EQ(d.fence_in_driver, d.quad_ld && d.nt) << c.str();
             EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
         }
-        // Odd strides: o rows of 128 x 9 + 5 (dst) / + 7 (src) elements.
-        c.dims = { 128, 128, 3, 3 };
+        // (The streamed cases above do fence in the driver.)
+        c.dims = { 1000, 768, 3, 3 };
         c.stag = "OIhw16i16o";
         c.dtag = "oihw";
+        EXPECT_EQ(desc_of(c, isa).fence_in_driver, zmm) << c.str();
+        // Odd strides: o rows of 128 x 9 + 5 (dst) / + 7 (src) elements.
+        c.dims = { 128, 128, 3, 3 };
         c.dstrides = { 128 * 9 + 5, 9, 3, 1 };
         EXPECT_EQ(desc_of(c, isa).quad_ld, zmm) << c.str();
         EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
