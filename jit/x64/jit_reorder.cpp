@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include <immintrin.h>
+
 #include "common/env.hpp"
 #include "common/threading.hpp"
 #include "jit/x64/jit_reorder_kernel.hpp"
@@ -19,9 +21,11 @@ namespace {
 // value/zero extents of the micro nodes, and calls the generated kernel.
 class jit_reorder_impl_t : public jit_reorder_t {
 public:
+    // `fence`: the kernel's calls end without an sfence (desc
+    // fence_in_driver), each thread fences after its last call.
     jit_reorder_impl_t(const plan_t &p, const kernel_plan_t &kp,
-            std::unique_ptr<jit_generator_t> gen, int lines = 0)
-            : p_(p), kp_(kp), gen_(std::move(gen)) {
+            std::unique_ptr<jit_generator_t> gen, int lines = 0, bool fence = false)
+            : p_(p), kp_(kp), gen_(std::move(gen)), fence_(fence) {
         fn_ = reinterpret_cast<jit_kernel_fn_t>(const_cast<void *>(gen_->entry()));
         ssz_ = data_type_size(p_.sdt);
         dsz_ = data_type_size(p_.ddt);
@@ -103,12 +107,14 @@ public:
                                        kp_.dst_scale_expand, dexp);
         if (nthr <= 1) {
             run(c, 0, total, acc);
+            if (fence_) _mm_sfence();
         } else {
             parallel(nthr, [&](int ithr, int nt) {
                 dim_t start, end;
                 balance211(total, nt, ithr, start, end);
                 if (start < end)
                     run(c, start, end, acc ? acc + size_t(ithr) * comp_stride_ : nullptr);
+                if (fence_) _mm_sfence(); // the calls' streaming stores
             });
         }
         if (comp) plan_store_compensation(p_, acc, nthr, comp_stride_, ctx.dst);
@@ -395,6 +401,7 @@ private:
     plan_t p_;
     kernel_plan_t kp_;
     std::unique_ptr<jit_generator_t> gen_;
+    bool fence_ = false; // sfence after a thread's calls (desc.fence_in_driver)
     jit_kernel_fn_t fn_;
     size_t ssz_, dsz_;
     bool micro_checked_[2] = { false, false };
@@ -510,7 +517,8 @@ status_t jit_reorder_create(const plan_t &p, cpu_isa_t isa, std::unique_ptr<jit_
     std::unique_ptr<jit_generator_t> gen;
     RL_CHECK(jit_reorder_generate(d, gen));
     const int pair_lanes = d.isa == cpu_isa_t::avx512_core ? 32 : 16;
-    out.reset(new jit_reorder_impl_t(p, kp, std::move(gen), d.f32_lines ? pair_lanes : 0));
+    out.reset(new jit_reorder_impl_t(
+            p, kp, std::move(gen), d.f32_lines ? pair_lanes : 0, d.fence_in_driver));
     return status_t::success;
 }
 

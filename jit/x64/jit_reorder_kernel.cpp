@@ -537,6 +537,10 @@ private:
     Label c_flat_perm_;  // gen_flat_bytes: the dwords of 4 packed vectors back in order
     Label c_flat_b_src_; // gen_flat_b_loop: each flattened position's src offset (bytes)
     void gen_flat_b_loop(bool nt);
+    // Quad-placing loads of full 16 x 16 tiles (d_.quad_ld).
+    void quad_tile_masks();
+    void quad_tile_row(int b, const RegExp &row);
+    void quad_tile_transpose();
     // Flattened short-B position k's src offset (bytes): B position
     // k % n[1] of the folded loop's iteration k / n[1]; of an interleave
     // (jit_flat_b_lanes), lane k: folded position k % in_n of B position
@@ -3261,12 +3265,16 @@ void reorder_gen_t::gen_transpose_flat() {
         }
         return;
     }
+    if (d_.quad_ld) quad_tile_masks();
     for (int64_t j = 0; j < d_.flat_a / 16; ++j) {
         for (int b = 0; b < 16; ++b) {
             if (d_.flat_pf) prefetcht1(ptr[r8 + b * isB + j * 64 + d_.flat_pf]);
-            vmovups(Zmm(b), ptr[r8 + b * isB + j * 64]);
+            if (d_.quad_ld)
+                quad_tile_row(b, r8 + b * isB + j * 64);
+            else
+                vmovups(Zmm(b), ptr[r8 + b * isB + j * 64]);
         }
-        transpose_tile();
+        d_.quad_ld ? quad_tile_transpose() : transpose_tile();
         stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
             for (int a = 0; a < 16; ++a) {
                 const Address dst = ptr[r9 + dst_of(16 * j + a)];
@@ -3302,6 +3310,7 @@ void reorder_gen_t::gen_transpose_flat_b() {
             }
         return;
     }
+    if (d_.quad_ld) quad_tile_masks();
     if (d_.flat_b > 16 * flat_unrolled_tiles) {
         gen_flat_b_loop(nt);
         return;
@@ -3310,9 +3319,12 @@ void reorder_gen_t::gen_transpose_flat_b() {
         for (int b = 0; b < 16; ++b) {
             const int64_t k = 16 * j + b;
             if (d_.pf_ahead) prefetcht2(ptr[r8 + d_.pf_ahead + k * 64]);
-            vmovups(Zmm(b), ptr[r8 + flat_b_src(k)]);
+            if (d_.quad_ld)
+                quad_tile_row(b, r8 + flat_b_src(k));
+            else
+                vmovups(Zmm(b), ptr[r8 + flat_b_src(k)]);
         }
-        transpose_tile();
+        d_.quad_ld ? quad_tile_transpose() : transpose_tile();
         stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
             for (int a = 0; a < 16; ++a) {
                 const Address dst = ptr[r9 + a * d_.os[0] * dsz_ + j * 64];
@@ -3337,9 +3349,12 @@ void reorder_gen_t::gen_flat_b_loop(bool nt) {
     for (int b = 0; b < 16; ++b) {
         if (d_.pf_ahead) prefetcht2(ptr[r14 + b * 64]);
         movsxd(rax, dword[rbx + b * 4]);
-        vmovups(Zmm(b), ptr[r8 + rax]);
+        if (d_.quad_ld)
+            quad_tile_row(b, r8 + rax);
+        else
+            vmovups(Zmm(b), ptr[r8 + rax]);
     }
-    transpose_tile();
+    d_.quad_ld ? quad_tile_transpose() : transpose_tile();
     stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
         for (int a = 0; a < 16; ++a) {
             const Address dst = ptr[r13 + a * d_.os[0] * dsz_];
@@ -3351,6 +3366,46 @@ void reorder_gen_t::gen_flat_b_loop(bool nt) {
     if (d_.pf_ahead) add(r14, 1024);
     dec(r12d);
     jnz(lp, T_NEAR);
+}
+
+// Quad-placing loads (d_.quad_ld): zmm 4 aq + bl receives, in 128-bit
+// lane bq, quad aq (elements 4 aq .. 4 aq + 3) of src row b = 4 bq + bl,
+// by broadcasts of the quad into the lanes of opmask k(4 + bq) (lane 0:
+// all lanes, the row of bq = 0 comes first). The 4 x 4 blocks are then in
+// place, and a 4 x 4 transpose within each lane of each group aq leaves
+// dst row a = 4 aq + al in zmm a, as transpose_tile does; the loads take
+// the lane-crossing half of its shuffles (see jit_quad_loads). Masks in
+// k5 .. k7 (the flattened tiles use no others).
+void reorder_gen_t::quad_tile_masks() {
+    for (int q = 1; q < 4; ++q) {
+        mov(r14d, 0xF << (4 * q));
+        kmovw(Opmask(4 + q), r14d);
+    }
+}
+
+void reorder_gen_t::quad_tile_row(int b, const RegExp &row) {
+    const int bq = b / 4, bl = b % 4;
+    for (int aq = 0; aq < 4; ++aq) {
+        const Zmm z(4 * aq + bl);
+        if (bq == 0)
+            vbroadcastf32x4(z, ptr[row + 16 * aq]);
+        else
+            vbroadcastf32x4(z | Opmask(4 + bq), ptr[row + 16 * aq]);
+    }
+}
+
+void reorder_gen_t::quad_tile_transpose() {
+    for (int aq = 0; aq < 4; ++aq) {
+        const int r = 4 * aq;
+        vunpcklps(Zmm(16), Zmm(r), Zmm(r + 1));
+        vunpckhps(Zmm(17), Zmm(r), Zmm(r + 1));
+        vunpcklps(Zmm(18), Zmm(r + 2), Zmm(r + 3));
+        vunpckhps(Zmm(19), Zmm(r + 2), Zmm(r + 3));
+        vshufps(Zmm(r + 0), Zmm(16), Zmm(18), 0x44);
+        vshufps(Zmm(r + 1), Zmm(16), Zmm(18), 0xEE);
+        vshufps(Zmm(r + 2), Zmm(17), Zmm(19), 0x44);
+        vshufps(Zmm(r + 3), Zmm(17), Zmm(19), 0xEE);
+    }
 }
 
 // AVX2 tiles of 8 A rows x 16 B lanes for the flattened tiles: two 8x8
@@ -3612,7 +3667,9 @@ void reorder_gen_t::generate() {
     });
     L(lflat_done);
     dst_stage_flush();
-    if (d_.nt) sfence(); // order the streaming stores before the caller's
+    // Order the streaming stores before the caller's (or the driver does,
+    // once per thread: fence_in_driver).
+    if (d_.nt && !d_.fence_in_driver) sfence();
     postamble();
     emit_subroutines();
     emit_constants();
@@ -3988,6 +4045,31 @@ dim_t jit_flat_b_tiles(const jit_reorder_desc_t &d) {
     if (dense_extent(lv) != 16 * flat) return 0;
     if (!fits32(16 * flat * 4 + d.pf_ahead) || !fits32((15 * d.os[0] + flat) * 4)) return 0;
     return flat;
+}
+
+// The flattened tiles' 16 x 16 transposes were much of their time
+// (without the transposes, single thread, % of a copy: 2048x2048x3x3 to
+// oihw 74 -> 80, 1024x1024x5x5 63 -> 79): with the quads placed by the
+// loads, 2048x2048x3x3 68 -> 78, 1024x1024x5x5 76 -> 85, oihw ->
+// OIhw16i16o 1024x1024x4x4 81 -> 86 (medians of 7 interleaved). The
+// usual tiles (OIhw16i16o -> oihw 4x4, nchw -> nChw16c) were even: not
+// taken.
+bool jit_quad_loads(const jit_reorder_desc_t &d) {
+    static const bool on = getenv_int("RELAYOUT_JIT_QUAD_LD", 1) != 0; // experiment knob
+    return on && d.isa == cpu_isa_t::avx512_core && d.strategy == kernel_strategy_t::transpose
+           && (d.flat_a || d.flat_b);
+}
+
+// An sfence at the end of each call waits for the call's streaming stores
+// to drain before the next call's loads can overlap them; the short calls
+// of the flattened tiles (3x3 to oihw: 9 KiB of src) lost most to it.
+// Single thread, quad loads on, medians of 7 interleaved, % of a copy:
+// 2048x2048x3x3 to oihw 80 -> 91, 1024x1024x5x5 75 -> 87, oihw ->
+// OIhw16i16o 1024x1024x4x4 106 -> 110 (without quad loads: 71 -> 75 for
+// 3x3, the others even).
+bool jit_fence_in_driver(const jit_reorder_desc_t &d) {
+    static const bool per_call = getenv_int("RELAYOUT_JIT_CALL_FENCE", 0) != 0; // experiment knob
+    return !per_call && d.nt && d.quad_ld;
 }
 
 // 2x2 filters, OIhw16i16o -> oihw: an interleave, B = 16 i under 4
@@ -4560,6 +4642,8 @@ void jit_reorder_desc_init(
         for (int l = 0; l < d.nloops; ++l)
             if (d.loop_os[l] * dsz % 64 != 0) d.nt = false;
     }
+    d.quad_ld = jit_quad_loads(d);
+    d.fence_in_driver = jit_fence_in_driver(d);
 }
 
 status_t jit_reorder_desc_check(const jit_reorder_desc_t &d) {

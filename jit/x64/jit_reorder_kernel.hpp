@@ -143,6 +143,15 @@ struct jit_reorder_desc_t {
     // 16 of 9 lanes, and no dst stage). The number of flattened positions
     // (0: none). See jit_flat_b_tiles.
     dim_t flat_b;
+    // The flattened tiles (flat_a, flat_b transposes; AVX-512) load their
+    // 16 x 16 tiles as 128-bit quads: each src row's four quads go to
+    // lane b / 4 of four registers (masked broadcasts), so the transpose
+    // is its in-lane 4 x 4 half (32 shuffles instead of 64). See
+    // jit_quad_loads.
+    bool quad_ld;
+    // Streamed kernels whose calls end without an sfence: the driver
+    // fences once per thread, after its last call (see jit_fence_in_driver).
+    bool fence_in_driver;
     // Conversions to 2- and 1-byte dsts (f32 -> bf16 / f16 / s8 / u8
     // transposes, AVX-512): full tiles of this many B lanes (32 or 64, one
     // whole 64-byte dst line per A position) converted along A as they are
@@ -250,6 +259,16 @@ dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d);
 // positions: up to 32 tiles unrolled, on AVX-512 more in a loop (7x7,
 // 5x5x5).
 dim_t jit_flat_b_tiles(const jit_reorder_desc_t &d);
+
+// desc.quad_ld: the AVX-512 flattened short-A and short-B tiles of
+// transposes (not the flattened interleave lanes). Knob
+// RELAYOUT_JIT_QUAD_LD=0: off.
+bool jit_quad_loads(const jit_reorder_desc_t &d);
+
+// desc.fence_in_driver: streamed kernels of the quad-loading flattened
+// tiles (desc.quad_ld), whose calls are short (2048x2048x3x3 to oihw: 18
+// KiB each). Knob RELAYOUT_JIT_CALL_FENCE=1: an sfence per call again.
+bool jit_fence_in_driver(const jit_reorder_desc_t &d);
 
 // desc.flat_b of an interleave (0: none): AVX-512 f32 bit copies whose
 // lanes (B under its folded level, 2x2 weights to plain: 16 i x 4 hw) are

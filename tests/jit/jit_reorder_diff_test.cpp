@@ -1203,6 +1203,59 @@ TEST(jit_reorder, FlatShortATiles) {
     }
 }
 
+// The AVX-512 flattened short-A and short-B tiles load their 16 x 16
+// tiles as 128-bit quads (masked broadcasts, desc.quad_ld) and transpose
+// within the lanes only; streamed, their calls end without an sfence
+// (the driver fences each thread once, desc.fence_in_driver). Bit-exact for both directions, cached
+// and streamed, unrolled and looped, with edge calls (the usual tiles), odd strides and an outer
+// baked loop; not for the flattened interleave lanes (2x2), the usual tiles (4x4 to plain, nchw ->
+// nChw16c) or AVX2.
+TEST(jit_reorder, FlatQuadLoads) {
+    // (flat: 1 when the tiles load quads on AVX-512)
+    const flat_case_t cases[] = { { { 128, 128, 3, 3 }, "OIhw16i16o", "oihw", 1 },
+        { { 1000, 768, 3, 3 }, "OIhw16i16o", "oihw", 1 }, // streamed, edge calls
+        { { 408, 640, 5, 5 }, "OIhw16i16o", "oihw", 1 },
+        { { 56, 64, 7, 7 }, "OIhw16i16o", "oihw", 1 }, // looped, edge calls
+        { { 16, 32, 32, 7, 7 }, "aBCde16c16b", "abcde", 1 },
+        { { 250, 256, 3, 3 }, "oihw", "OIhw16i16o", 1 },
+        { { 1000, 768, 3, 3 }, "oihw", "OIhw16i16o", 1 }, // streamed, edge calls
+        { { 1024, 528, 4, 4 }, "oihw", "OIhw16i16o", 1 }, // whole A tiles, large
+        { { 4, 64, 64, 3, 3 }, "abcde", "aBCde16c16b", 1 },
+        { { 1280, 1280, 2, 2 }, "OIhw16i16o", "oihw", 0 }, // interleave lanes
+        { { 1024, 1024, 4, 4 }, "OIhw16i16o", "oihw", 0 },
+        { { 4, 256, 64, 64 }, "nchw", "nChw16c", 0 } };
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        const bool zmm = isa == cpu_isa_t::avx512_core;
+        jit_case_t c;
+        for (const auto &fc : cases) {
+            c.dims = fc.dims;
+            c.stag = fc.stag;
+            c.dtag = fc.dtag;
+            const x64::jit_reorder_desc_t d = desc_of(c, isa);
+            EXPECT_EQ(d.quad_ld, fc.flat && zmm) << c.str();
+            // Streamed: the driver fences once per thread, not each call.
+            EXPECT_EQ(d.fence_in_driver, d.quad_ld && d.nt) << c.str();
+            EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+        }
+        // (The streamed cases above do fence in the driver.)
+        c.dims = { 1000, 768, 3, 3 };
+        c.stag = "OIhw16i16o";
+        c.dtag = "oihw";
+        EXPECT_EQ(desc_of(c, isa).fence_in_driver, zmm) << c.str();
+        // Odd strides: o rows of 128 x 9 + 5 (dst) / + 7 (src) elements.
+        c.dims = { 128, 128, 3, 3 };
+        c.dstrides = { 128 * 9 + 5, 9, 3, 1 };
+        EXPECT_EQ(desc_of(c, isa).quad_ld, zmm) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+        c.dstrides.clear();
+        std::swap(c.stag, c.dtag);
+        c.sstrides = { 128 * 9 + 7, 9, 3, 1 };
+        EXPECT_EQ(desc_of(c, isa).quad_ld, zmm) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
+}
+
 // The copy kernel keeps a scale that is constant along its vectors in a
 // register, broadcast once per run of the micro node: a scale per row
 // must be broadcast again for every row of the baked loops and of the
