@@ -74,7 +74,9 @@ public:
         sx_ = comp_ && d.bit_copy && z_ && d.ddt == relayout_s8;
         byte_pf_ = jit_byte_tile_pf(d);
         stage_ = d.byte_tile && d.n[1] * d.in_n == 64 && d.n[0] >= 64 && !byte_pf_;
-        wstage_ = d.word_tile && d.n[1] == 32 && d.n[0] >= 32;
+        // Word tiles of 64 lanes: two B tiles per call (jit_word_rows64).
+        wstage_ = d.word_tile && d.n[0] >= 32
+                  && (d.n[1] == 32 || (d.n[1] == 64 && jit_wide_stage(d)));
         wide_ = stage_ || wstage_ ? jit_wide_stage(d) : 0; // (the same conditions)
         rows_ = row_tiles(d);
         bytes_ = row_bytes(d);
@@ -105,7 +107,7 @@ private:
     // Staged byte and word tiles: lines per src row of a wide stage (0:
     // one, the 64-byte groups of stage_src_group; see jit_wide_stage).
     int wide_ = 0;
-    void stage_src_wide(int rows, int esz, int64_t isB, bool next_ok);
+    void stage_src_wide(int rows, int esz, int64_t isB, bool next_ok, bool stage = true);
     // Interleaves of 64-lane rows (4i16o4i): the four 16-lane tiles of a
     // row unrolled, narrow dst rows assembled on the stack (gen_row_tiles).
     bool rows_ = false;
@@ -608,7 +610,7 @@ private:
                 vinserti32x4(Zmm(r), Zmm(r), ptr[rsp + r13 * scale + buf_stage + at(r, g)], g);
         }
     }
-    void gen_word_tile(bool a_partial);
+    void gen_word_tile(bool a_partial, int half = -1);
     void word_dst_prefetch(int64_t osA);
     void f32_dst_prefetch(int64_t osA);
     // Which lines of each 64-byte dst row dst_rows_prefetch fetches, how.
@@ -1388,12 +1390,25 @@ void reorder_gen_t::stage_src_group(
 // tile of a staged group prefetches its share (16 / wide_ rows, wide_
 // lines each) of the group `ahead` groups on into L2: in the call, or
 // past its end in the next call (`next_ok`: its displacements fit), which
-// the driver runs on the next B tile.
+// the driver runs on the next B tile. `stage` false: the prefetch only
+// (the second word tile of a 64-lane call, whose rows the first staged);
+// 64 rows of words are staged only in calls of 64 value lanes (the last
+// call's rows would be read past the src).
 // s_stage_ok: the stage holds the current group.
-void reorder_gen_t::stage_src_wide(int rows, int esz, int64_t isB, bool next_ok) {
+void reorder_gen_t::stage_src_wide(int rows, int esz, int64_t isB, bool next_ok, bool stage) {
     const int G = wide_, cols = 64 * G / esz, tile_rows = 16 / G;
     Label lkeep, lpf_done;
+    if (!stage) jmp(lkeep, T_NEAR);
     stage_group_open(cols, lkeep, lpf_done);
+    if (rows > 16 * 4 / esz) {
+        // Rows of two B tiles (word tiles of 64 lanes): only a whole call.
+        Label lfull;
+        cmp(qword[rsp + s_v0 + 8], rows);
+        jge(lfull, T_NEAR);
+        mov(qword[rsp + s_stage_ok], 0);
+        jmp(lpf_done, T_NEAR);
+        L(lfull);
+    }
     for (int b = 0; b < rows; ++b)
         for (int l = 0; l < G; ++l) {
             const Zmm z((b * G + l) % 16);
@@ -1445,15 +1460,20 @@ void reorder_gen_t::stage_src_wide(int rows, int esz, int64_t isB, bool next_ok)
 // `a_partial`: fewer than 16 A positions hold values (masked loads, zero
 // columns) and rows up to the stored count are written. rax a0, rcx src
 // tile, rdx dst tile.
-void reorder_gen_t::gen_word_tile(bool a_partial) {
+void reorder_gen_t::gen_word_tile(bool a_partial, int half) {
     const int64_t isB = d_.is[1] * 2, osA = d_.os[0] * 2;
     // Src bytes of zmm r's 128-bit lane g, relative to `base`.
     auto piece = [&](int r, int g, int64_t pitch) { return (8 * g + r % 8) * pitch + r / 8 * 16; };
     Label lload_done, lstage_load;
     if (wstage_ && !a_partial) {
         const int pitch = 64 * std::max(1, wide_); // bytes of a stage row
+        // half >= 0: calls of two B tiles (64 rows, one stage, see
+        // jit_word_rows64); the first tile stages both, the second
+        // reads rows 32 .. 63 of the stage.
+        const int rows = half >= 0 ? 64 : 32;
+        const int64_t at = half > 0 ? 32 * pitch : 0;
         if (wide_)
-            stage_src_wide(32, 2, isB, fits32(32 * isB + d_.n[1] * isB + pitch));
+            stage_src_wide(rows, 2, isB, fits32(rows * isB + d_.n[1] * isB + pitch), half <= 0);
         else
             stage_src_group(
                     32, 2, [&](int b) { return b * isB; }, fits32(32 * isB + d_.n[1] * isB));
@@ -1461,7 +1481,7 @@ void reorder_gen_t::gen_word_tile(bool a_partial) {
         je(lstage_load, T_NEAR);
         mov(r13, rax);
         and_(r13, pitch / 2 - 1);
-        load_staged_tile(2, [&](int r, int g) { return piece(r, g, pitch); });
+        load_staged_tile(2, [&](int r, int g) { return at + piece(r, g, pitch); });
         jmp(lload_done, T_NEAR);
         L(lstage_load);
     }
@@ -2521,7 +2541,22 @@ void reorder_gen_t::gen_transpose() {
         add(rdi, r11);
     }
     if (d_.byte_tile) whole_b_tiles(lb, 64, [&](bool a_partial) { gen_byte_tile(a_partial); });
-    if (d_.word_tile) whole_b_tiles(lb, 32, [&](bool a_partial) { gen_word_tile(a_partial); });
+    if (d_.word_tile && wstage_ && d_.n[1] == 64) {
+        // Two B tiles per call (jit_word_rows64), each its half of the stage.
+        whole_b_tiles(lb, 32, [&](bool a_partial) {
+            if (a_partial) return gen_word_tile(true);
+            Label lsecond, ldone;
+            test(r15, 32);
+            jnz(lsecond, T_NEAR);
+            gen_word_tile(false, 0);
+            jmp(ldone, T_NEAR);
+            L(lsecond);
+            gen_word_tile(false, 1);
+            L(ldone);
+        });
+    } else if (d_.word_tile) {
+        whole_b_tiles(lb, 32, [&](bool a_partial) { gen_word_tile(a_partial); });
+    }
     if (d_.word_pair) word_pair_tiles(lb);
     if (rows_) {
         // A whole row of lanes with every A position a value: the row
@@ -3471,7 +3506,7 @@ int jit_wide_stage(const jit_reorder_desc_t &d) {
     if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose) return 0;
     const bool bytes =
             d.byte_tile && d.in_n == 1 && d.n[1] == 64 && d.n[0] >= 64 && !jit_byte_tile_pf(d);
-    const bool words = d.word_tile && d.n[1] == 32 && d.n[0] >= 32;
+    const bool words = d.word_tile && (d.n[1] == 32 || d.n[1] == 64) && d.n[0] >= 32;
     if (!bytes && !words) return 0;
     if (d.os[0] * (int64_t)data_type_size(d.ddt) < 4096) return 0;
     const int64_t isB = d.is[1] * (int64_t)data_type_size(d.sdt);
@@ -4028,9 +4063,33 @@ void jit_word_tile_params(cpu_isa_t isa, const plan_t &p, kernel_plan_params_t &
     const dim_t row = inner.is * 2;
     const bool big = size_t(p.nelems()) * 4 >= nt_threshold_bytes;
     if (inner.os == 1 && (row >= 4096 || (row >= 128 && big))) {
-        prm.tile_b = 32;
+        prm.tile_b = jit_word_rows64(p) ? 64 : 32;
         prm.tile_b_max = true;
     }
+}
+
+// Far src rows and dst rows a page or more apart (bf16 ab -> ba 8192^2),
+// streamed: calls of 64 B lanes (two word tiles per A tile, one wide
+// stage of 64 rows, 16 KiB), so that each visit of a dst row's page writes
+// two lines instead of one (with 32 lanes every 64-byte store was a page
+// of its own, 16 KiB from the last). % of a streaming copy, 5 interleaved
+// runs each against main, medians: single-thread 8192^2 55 -> 67, 4096^2
+// 70 -> 82, 2048 x 8192 73 -> 82, 8192 x 2048 64 -> 78, 4096 x 16384 67
+// -> 69; 2 threads (wall clock) 8192^2 50 -> 64. Calls of 1024 A positions
+// instead of 512 (RELAYOUT_JIT_TILE_PLANE=65536: 70 -> 70, 2 threads 70
+// -> 73), 2 lines per row (73 / 70) and one or three groups ahead (2
+// threads 81 -> 61, 61 -> 78: noise) were even. Knob
+// RELAYOUT_JIT_WORD_ROWS: 32 or 64.
+bool jit_word_rows64(const plan_t &p) {
+    static const int knob = getenv_int("RELAYOUT_JIT_WORD_ROWS", 64); // experiment knob
+    static const int wide = getenv_int("RELAYOUT_JIT_WIDE_STAGE", 4);
+    if (knob != 64 || (wide != 2 && wide != 4) || p.nodes.empty()) return false;
+    const node_t &inner = p.nodes.back();
+    const size_t bytes = size_t(p.nelems()) * 4;
+    if (inner.os != 1 || inner.is * 2 < 4096 || bytes < nt_tiles_threshold_bytes) return false;
+    for (const auto &nd : p.nodes)
+        if (nd.is == 1 && nd.os * 2 >= 4096) return true;
+    return false;
 }
 
 // Byte, word and word pair tiles of 1- and 2-byte bit-copy transposes
