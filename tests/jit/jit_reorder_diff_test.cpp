@@ -1604,6 +1604,42 @@ TEST(jit_reorder, WideStage) {
     }
 }
 
+// Large word-tile transposes whose src and dst rows are both a page or
+// more apart take calls of 64 B lanes, two word tiles per A tile reading
+// halves of one 64-row wide stage (jit_word_rows64): whole calls, a last
+// call of 34 lanes (one word tile, unstaged: the stage would read rows
+// past the src, then 32-bit tiles) and of 4 lanes, a partial last group
+// and A tile, odd strides on both sides; bf16 / f16. Bit-exact, and the
+// rule on AVX-512 only and only there: not below 32 MiB, nor for src rows
+// nearer (2200 B).
+TEST(jit_reorder, WordRows64) {
+    const std::vector<rule_case_t> words = {
+        { { 4096, 2100 }, "ab", "ba", {}, true },
+        { { 4130, 2100 }, "ab", "ba", {}, true },
+        { { 4100, 2150 }, "ab", "ba", {}, true },
+        { { 4096, 2100 }, "ab", "", { 2103, 1 }, true, { 1, 4160 } },
+        { { 2048, 2100 }, "ab", "ba", {}, false },
+        { { 8192, 1100 }, "ab", "ba", {}, false },
+    };
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (data_type_t dt : { relayout_bf16, relayout_f16 })
+            for (const auto &wc : words) {
+                const jit_case_t c = case_of(wc, dt);
+                EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+                plan_t p;
+                case_plan(c, p);
+                const bool z = isa == cpu_isa_t::avx512_core && wc.rule;
+                EXPECT_EQ(x64::jit_word_rows64(p), wc.rule) << c.str();
+                const x64::jit_reorder_desc_t d = desc_of(c, isa);
+                if (z) {
+                    EXPECT_EQ(d.n[1], 64) << c.str();
+                    EXPECT_EQ(x64::jit_wide_stage(d), 4) << c.str();
+                }
+            }
+    }
+}
+
 // 2-byte bit copies as word tiles (AVX-512: 16 A positions x 32 B lanes,
 // partial A counts masked, B tails and padded lanes on 32-bit tiles; AVX2
 // keeps the 32-bit tiles): sizes around both tile edges, odd strides,
