@@ -2803,21 +2803,31 @@ void reorder_gen_t::gen_ymm_b16_tile(int64_t osA, int64_t ssA, int64_t dsA) {
 // 40 -> 2% of a copy). No dst prefetch (jit_f32_dst_prefetch): a
 // streamed line found in the caches costs more than the prefetch gains
 // (ab -> ba 8191 x 8192: 36-38% of a copy with it, 46-53 without). The
-// first tile's rows wait on the stack. Each tile prefetches its src rows
-// as the full tiles do. rax a0, rcx src tile, rdx dst tile; r13, r14, k7,
+// head lines are stored as soon as the first tile is transposed, from its
+// registers, before the second tile is loaded (as the whole-line tiles of
+// 8192^2 interleave their stores with the next tile's loads); its rows
+// wait on the stack for the middle lines (single-thread, 7 interleaved
+// runs against all 32 stores after both tiles, medians: 8191 x 8192 47 ->
+// 50% of a copy; 2 threads even, 50 / 48). What bounds the pairs below
+// the whole-line tiles (8192^2 with dst rows 8192, 8208, 8320 or 8704
+// elements apart: 55-72%, 8193: 41-49): measured with the kernel's
+// stores changed (wrong values), the cached stores between the streamed
+// ones: without the head lines 57-59%, heads stored to the middle
+// line's address (the same number of streamed stores) 46-48, without
+// the stack rows or without the scratch rows ~53-54 each; the scratch
+// kept in L1, the valignd and its scratch load dropped, heads and
+// middles stored row by row, and pf_row 512 / 1024 were even. Each tile
+// prefetches its src rows as the full tiles do. rax a0, rcx src tile, rdx dst tile; r13, r14, k7,
 // zmm tb_ and tb_ + 1 are clobbered.
 void reorder_gen_t::gen_f32_line_pair(int64_t osA, const std::function<int64_t(int)> &row_disp) {
-    for (int h = 0; h < 2; ++h) {
+    auto tile = [&](int h) {
         if (d_.pf_row)
             for (int b = 0; b < 16; ++b)
                 prefetcht1(ptr[rcx + row_disp(16 * h + b) + d_.pf_row]);
         for (int b = 0; b < 16; ++b)
             load_lanes(b, ptr[rcx + row_disp(16 * h + b)], nullptr, d_.sdt);
         transpose_tile();
-        if (h == 0)
-            for (int a = 0; a < 16; ++a)
-                vmovups(ptr[rsp + buf_stage + 64 * a], Zmm(a));
-    }
+    };
     const Zmm t(tb_), r(tb_ + 1);
     auto lanes_of = [&](int a) { return (int)(((a * d_.os[0]) % 16 + 16) % 16); };
     auto first = [&](int a) { return ptr[rsp + buf_stage + 64 * a]; };
@@ -2827,7 +2837,11 @@ void reorder_gen_t::gen_f32_line_pair(int64_t osA, const std::function<int64_t(i
         vmovups(at | k7, v);
     };
     stores_streamed_or_cached(true, [&](bool stream, const Label &done) {
+        tile(0);
+        for (int a = 0; a < 16; ++a)
+            vmovups(first(a), Zmm(a));
         if (!stream) {
+            tile(1);
             for (int a = 0; a < 16; ++a) {
                 vmovups(t, first(a));
                 vmovups(ptr[rdx + a * osA], t);
@@ -2838,8 +2852,9 @@ void reorder_gen_t::gen_f32_line_pair(int64_t osA, const std::function<int64_t(i
         mov(r13, rax);
         shl(r13, 6);
         add(r13, qword[rsp + s_lines]);
-        // Head lines: whole after a previous row (a pair before, or the
-        // previous call's: lines_io bit 0), else partial.
+        // Head lines, before the second tile is loaded: whole after a
+        // previous row (a pair before, or the previous call's: lines_io
+        // bit 0), else partial.
         Label lwhole, lpartial, lheads;
         test(r15, r15);
         jnz(lwhole, T_NEAR);
@@ -2849,8 +2864,7 @@ void reorder_gen_t::gen_f32_line_pair(int64_t osA, const std::function<int64_t(i
         for (int a = 0; a < 16; ++a) {
             const int m = lanes_of(a);
             if (m == 0) continue;
-            vmovups(t, first(a));
-            valignd(t, t, ptr[r13 + 64 * a], 16 - m); // previous row's last m lanes first
+            valignd(t, Zmm(a), ptr[r13 + 64 * a], 16 - m); // previous row's last m lanes first
             vmovntps(ptr[rdx + a * osA - 4 * m], t);
         }
         jmp(lheads, T_NEAR);
@@ -2858,21 +2872,21 @@ void reorder_gen_t::gen_f32_line_pair(int64_t osA, const std::function<int64_t(i
         for (int a = 0; a < 16; ++a) {
             const int m = lanes_of(a);
             if (m == 0) continue;
-            vmovups(t, first(a));
-            valignd(r, t, t, 16 - m); // lanes m .. 15: the first tile's first 16 - m
+            valignd(r, Zmm(a), Zmm(a), 16 - m); // lanes m .. 15: the first tile's first 16 - m
             masked(ptr[rdx + a * osA - 4 * m], 0xffffu & ~((1u << m) - 1), r);
         }
         L(lheads);
+        tile(1);
         // Middle lines, and the second tile to the scratch.
         for (int a = 0; a < 16; ++a) {
             const int m = lanes_of(a);
-            vmovups(t, first(a));
             if (m == 0) {
+                vmovups(t, first(a));
                 vmovntps(ptr[rdx + a * osA], t);
                 vmovntps(ptr[rdx + a * osA + 64], Zmm(a));
                 continue;
             }
-            valignd(t, Zmm(a), t, 16 - m);
+            valignd(t, Zmm(a), first(a), 16 - m);
             vmovntps(ptr[rdx + a * osA + 4 * (16 - m)], t);
             vmovups(ptr[r13 + 64 * a], Zmm(a));
         }
