@@ -4082,8 +4082,8 @@ void jit_word_tile_params(cpu_isa_t isa, const plan_t &p, kernel_plan_params_t &
     }
 }
 
-// Far src rows and dst rows a page or more apart (bf16 ab -> ba 8192^2),
-// streamed: calls of 64 B lanes (two word tiles per A tile, one wide
+// Far src rows and dst rows a page or more apart and whole lines apart
+// (bf16 ab -> ba 8192^2), streamed: calls of 64 B lanes (two word tiles per A tile, one wide
 // stage of 64 rows, 16 KiB), so that each visit of a dst row's page writes
 // two lines instead of one (with 32 lanes every 64-byte store was a page
 // of its own, 16 KiB from the last). % of a streaming copy, 5 interleaved
@@ -4101,8 +4101,10 @@ bool jit_word_rows64(const plan_t &p) {
     const node_t &inner = p.nodes.back();
     const size_t bytes = size_t(p.nelems()) * 4;
     if (inner.os != 1 || inner.is * 2 < 4096 || bytes < nt_tiles_threshold_bytes) return false;
+    // Dst rows whole lines apart (streamed): not 4095 x 4096 (cached, 40
+    // -> 36; 8191 x 8192 30 -> 32).
     for (const auto &nd : p.nodes)
-        if (nd.is == 1 && nd.os * 2 >= 4096) return true;
+        if (nd.is == 1 && nd.os * 2 >= 4096 && nd.os * 2 % 64 == 0) return true;
     return false;
 }
 
