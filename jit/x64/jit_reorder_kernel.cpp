@@ -74,7 +74,9 @@ public:
         sx_ = comp_ && d.bit_copy && z_ && d.ddt == relayout_s8;
         byte_pf_ = jit_byte_tile_pf(d);
         stage_ = d.byte_tile && d.n[1] * d.in_n == 64 && d.n[0] >= 64 && !byte_pf_;
-        wstage_ = d.word_tile && d.n[1] == 32 && d.n[0] >= 32;
+        // Word tiles of 64 lanes: two B tiles per call (jit_word_rows64).
+        wstage_ = d.word_tile && d.n[0] >= 32
+                  && (d.n[1] == 32 || (d.n[1] == 64 && jit_wide_stage(d)));
         wide_ = stage_ || wstage_ ? jit_wide_stage(d) : 0; // (the same conditions)
         rows_ = row_tiles(d);
         bytes_ = row_bytes(d);
@@ -105,7 +107,7 @@ private:
     // Staged byte and word tiles: lines per src row of a wide stage (0:
     // one, the 64-byte groups of stage_src_group; see jit_wide_stage).
     int wide_ = 0;
-    void stage_src_wide(int rows, int esz, int64_t isB, bool next_ok);
+    void stage_src_wide(int rows, int esz, int64_t isB, bool next_ok, bool stage = true);
     // Interleaves of 64-lane rows (4i16o4i): the four 16-lane tiles of a
     // row unrolled, narrow dst rows assembled on the stack (gen_row_tiles).
     bool rows_ = false;
@@ -618,7 +620,7 @@ private:
                 vinserti32x4(Zmm(r), Zmm(r), ptr[rsp + r13 * scale + buf_stage + at(r, g)], g);
         }
     }
-    void gen_word_tile(bool a_partial);
+    void gen_word_tile(bool a_partial, int half = -1);
     void word_dst_prefetch(int64_t osA);
     void f32_dst_prefetch(int64_t osA);
     // Which lines of each 64-byte dst row dst_rows_prefetch fetches, how.
@@ -1409,12 +1411,25 @@ void reorder_gen_t::stage_src_group(
 // tile of a staged group prefetches its share (16 / wide_ rows, wide_
 // lines each) of the group `ahead` groups on into L2: in the call, or
 // past its end in the next call (`next_ok`: its displacements fit), which
-// the driver runs on the next B tile.
+// the driver runs on the next B tile. `stage` false: the prefetch only
+// (the second word tile of a 64-lane call, whose rows the first staged);
+// 64 rows of words are staged only in calls of 64 value lanes (the last
+// call's rows would be read past the src).
 // s_stage_ok: the stage holds the current group.
-void reorder_gen_t::stage_src_wide(int rows, int esz, int64_t isB, bool next_ok) {
+void reorder_gen_t::stage_src_wide(int rows, int esz, int64_t isB, bool next_ok, bool stage) {
     const int G = wide_, cols = 64 * G / esz, tile_rows = 16 / G;
     Label lkeep, lpf_done;
+    if (!stage) jmp(lkeep, T_NEAR);
     stage_group_open(cols, lkeep, lpf_done);
+    if (rows > 16 * 4 / esz) {
+        // Rows of two B tiles (word tiles of 64 lanes): only a whole call.
+        Label lfull;
+        cmp(qword[rsp + s_v0 + 8], rows);
+        jge(lfull, T_NEAR);
+        mov(qword[rsp + s_stage_ok], 0);
+        jmp(lpf_done, T_NEAR);
+        L(lfull);
+    }
     for (int b = 0; b < rows; ++b)
         for (int l = 0; l < G; ++l) {
             const Zmm z((b * G + l) % 16);
@@ -1466,15 +1481,20 @@ void reorder_gen_t::stage_src_wide(int rows, int esz, int64_t isB, bool next_ok)
 // `a_partial`: fewer than 16 A positions hold values (masked loads, zero
 // columns) and rows up to the stored count are written. rax a0, rcx src
 // tile, rdx dst tile.
-void reorder_gen_t::gen_word_tile(bool a_partial) {
+void reorder_gen_t::gen_word_tile(bool a_partial, int half) {
     const int64_t isB = d_.is[1] * 2, osA = d_.os[0] * 2;
     // Src bytes of zmm r's 128-bit lane g, relative to `base`.
     auto piece = [&](int r, int g, int64_t pitch) { return (8 * g + r % 8) * pitch + r / 8 * 16; };
     Label lload_done, lstage_load;
     if (wstage_ && !a_partial) {
         const int pitch = 64 * std::max(1, wide_); // bytes of a stage row
+        // half >= 0: calls of two B tiles (64 rows, one stage, see
+        // jit_word_rows64); the first tile stages both, the second
+        // reads rows 32 .. 63 of the stage.
+        const int rows = half >= 0 ? 64 : 32;
+        const int64_t at = half > 0 ? 32 * pitch : 0;
         if (wide_)
-            stage_src_wide(32, 2, isB, fits32(32 * isB + d_.n[1] * isB + pitch));
+            stage_src_wide(rows, 2, isB, fits32(rows * isB + d_.n[1] * isB + pitch), half <= 0);
         else
             stage_src_group(
                     32, 2, [&](int b) { return b * isB; }, fits32(32 * isB + d_.n[1] * isB));
@@ -1482,7 +1502,7 @@ void reorder_gen_t::gen_word_tile(bool a_partial) {
         je(lstage_load, T_NEAR);
         mov(r13, rax);
         and_(r13, pitch / 2 - 1);
-        load_staged_tile(2, [&](int r, int g) { return piece(r, g, pitch); });
+        load_staged_tile(2, [&](int r, int g) { return at + piece(r, g, pitch); });
         jmp(lload_done, T_NEAR);
         L(lstage_load);
     }
@@ -2720,7 +2740,22 @@ void reorder_gen_t::gen_transpose() {
         add(rdi, r11);
     }
     if (d_.byte_tile) whole_b_tiles(lb, 64, [&](bool a_partial) { gen_byte_tile(a_partial); });
-    if (d_.word_tile) whole_b_tiles(lb, 32, [&](bool a_partial) { gen_word_tile(a_partial); });
+    if (d_.word_tile && wstage_ && d_.n[1] == 64) {
+        // Two B tiles per call (jit_word_rows64), each its half of the stage.
+        whole_b_tiles(lb, 32, [&](bool a_partial) {
+            if (a_partial) return gen_word_tile(true);
+            Label lsecond, ldone;
+            test(r15, 32);
+            jnz(lsecond, T_NEAR);
+            gen_word_tile(false, 0);
+            jmp(ldone, T_NEAR);
+            L(lsecond);
+            gen_word_tile(false, 1);
+            L(ldone);
+        });
+    } else if (d_.word_tile) {
+        whole_b_tiles(lb, 32, [&](bool a_partial) { gen_word_tile(a_partial); });
+    }
     if (d_.word_pair) word_pair_tiles(lb);
     if (rows_) {
         // A whole row of lanes with every A position a value: the row
@@ -2968,21 +3003,31 @@ void reorder_gen_t::gen_ymm_b16_tile(int64_t osA, int64_t ssA, int64_t dsA) {
 // 40 -> 2% of a copy). No dst prefetch (jit_f32_dst_prefetch): a
 // streamed line found in the caches costs more than the prefetch gains
 // (ab -> ba 8191 x 8192: 36-38% of a copy with it, 46-53 without). The
-// first tile's rows wait on the stack. Each tile prefetches its src rows
-// as the full tiles do. rax a0, rcx src tile, rdx dst tile; r13, r14, k7,
+// head lines are stored as soon as the first tile is transposed, from its
+// registers, before the second tile is loaded (as the whole-line tiles of
+// 8192^2 interleave their stores with the next tile's loads); its rows
+// wait on the stack for the middle lines (single-thread, 7 interleaved
+// runs against all 32 stores after both tiles, medians: 8191 x 8192 47 ->
+// 50% of a copy; 2 threads even, 50 / 48). What bounds the pairs below
+// the whole-line tiles (8192^2 with dst rows 8192, 8208, 8320 or 8704
+// elements apart: 55-72%, 8193: 41-49): measured with the kernel's
+// stores changed (wrong values), the cached stores between the streamed
+// ones: without the head lines 57-59%, heads stored to the middle
+// line's address (the same number of streamed stores) 46-48, without
+// the stack rows or without the scratch rows ~53-54 each; the scratch
+// kept in L1, the valignd and its scratch load dropped, heads and
+// middles stored row by row, and pf_row 512 / 1024 were even. Each tile
+// prefetches its src rows as the full tiles do. rax a0, rcx src tile, rdx dst tile; r13, r14, k7,
 // zmm tb_ and tb_ + 1 are clobbered.
 void reorder_gen_t::gen_f32_line_pair(int64_t osA, const std::function<int64_t(int)> &row_disp) {
-    for (int h = 0; h < 2; ++h) {
+    auto tile = [&](int h) {
         if (d_.pf_row)
             for (int b = 0; b < 16; ++b)
                 prefetcht1(ptr[rcx + row_disp(16 * h + b) + d_.pf_row]);
         for (int b = 0; b < 16; ++b)
             load_lanes(b, ptr[rcx + row_disp(16 * h + b)], nullptr, d_.sdt);
         transpose_tile();
-        if (h == 0)
-            for (int a = 0; a < 16; ++a)
-                vmovups(ptr[rsp + buf_stage + 64 * a], Zmm(a));
-    }
+    };
     const Zmm t(tb_), r(tb_ + 1);
     auto lanes_of = [&](int a) { return (int)(((a * d_.os[0]) % 16 + 16) % 16); };
     auto first = [&](int a) { return ptr[rsp + buf_stage + 64 * a]; };
@@ -2992,7 +3037,11 @@ void reorder_gen_t::gen_f32_line_pair(int64_t osA, const std::function<int64_t(i
         vmovups(at | k7, v);
     };
     stores_streamed_or_cached(true, [&](bool stream, const Label &done) {
+        tile(0);
+        for (int a = 0; a < 16; ++a)
+            vmovups(first(a), Zmm(a));
         if (!stream) {
+            tile(1);
             for (int a = 0; a < 16; ++a) {
                 vmovups(t, first(a));
                 vmovups(ptr[rdx + a * osA], t);
@@ -3003,8 +3052,9 @@ void reorder_gen_t::gen_f32_line_pair(int64_t osA, const std::function<int64_t(i
         mov(r13, rax);
         shl(r13, 6);
         add(r13, qword[rsp + s_lines]);
-        // Head lines: whole after a previous row (a pair before, or the
-        // previous call's: lines_io bit 0), else partial.
+        // Head lines, before the second tile is loaded: whole after a
+        // previous row (a pair before, or the previous call's: lines_io
+        // bit 0), else partial.
         Label lwhole, lpartial, lheads;
         test(r15, r15);
         jnz(lwhole, T_NEAR);
@@ -3014,8 +3064,7 @@ void reorder_gen_t::gen_f32_line_pair(int64_t osA, const std::function<int64_t(i
         for (int a = 0; a < 16; ++a) {
             const int m = lanes_of(a);
             if (m == 0) continue;
-            vmovups(t, first(a));
-            valignd(t, t, ptr[r13 + 64 * a], 16 - m); // previous row's last m lanes first
+            valignd(t, Zmm(a), ptr[r13 + 64 * a], 16 - m); // previous row's last m lanes first
             vmovntps(ptr[rdx + a * osA - 4 * m], t);
         }
         jmp(lheads, T_NEAR);
@@ -3023,21 +3072,21 @@ void reorder_gen_t::gen_f32_line_pair(int64_t osA, const std::function<int64_t(i
         for (int a = 0; a < 16; ++a) {
             const int m = lanes_of(a);
             if (m == 0) continue;
-            vmovups(t, first(a));
-            valignd(r, t, t, 16 - m); // lanes m .. 15: the first tile's first 16 - m
+            valignd(r, Zmm(a), Zmm(a), 16 - m); // lanes m .. 15: the first tile's first 16 - m
             masked(ptr[rdx + a * osA - 4 * m], 0xffffu & ~((1u << m) - 1), r);
         }
         L(lheads);
+        tile(1);
         // Middle lines, and the second tile to the scratch.
         for (int a = 0; a < 16; ++a) {
             const int m = lanes_of(a);
-            vmovups(t, first(a));
             if (m == 0) {
+                vmovups(t, first(a));
                 vmovntps(ptr[rdx + a * osA], t);
                 vmovntps(ptr[rdx + a * osA + 64], Zmm(a));
                 continue;
             }
-            valignd(t, Zmm(a), t, 16 - m);
+            valignd(t, Zmm(a), first(a), 16 - m);
             vmovntps(ptr[rdx + a * osA + 4 * (16 - m)], t);
             vmovups(ptr[r13 + 64 * a], Zmm(a));
         }
@@ -3725,7 +3774,7 @@ int jit_wide_stage(const jit_reorder_desc_t &d) {
     if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose) return 0;
     const bool bytes =
             d.byte_tile && d.in_n == 1 && d.n[1] == 64 && d.n[0] >= 64 && !jit_byte_tile_pf(d);
-    const bool words = d.word_tile && d.n[1] == 32 && d.n[0] >= 32;
+    const bool words = d.word_tile && (d.n[1] == 32 || d.n[1] == 64) && d.n[0] >= 32;
     if (!bytes && !words) return 0;
     if (d.os[0] * (int64_t)data_type_size(d.ddt) < 4096) return 0;
     const int64_t isB = d.is[1] * (int64_t)data_type_size(d.sdt);
@@ -4353,9 +4402,35 @@ void jit_word_tile_params(cpu_isa_t isa, const plan_t &p, kernel_plan_params_t &
     const dim_t row = inner.is * 2;
     const bool big = size_t(p.nelems()) * 4 >= nt_threshold_bytes;
     if (inner.os == 1 && (row >= 4096 || (row >= 128 && big))) {
-        prm.tile_b = 32;
+        prm.tile_b = jit_word_rows64(p) ? 64 : 32;
         prm.tile_b_max = true;
     }
+}
+
+// Far src rows and dst rows a page or more apart and whole lines apart
+// (bf16 ab -> ba 8192^2), streamed: calls of 64 B lanes (two word tiles per A tile, one wide
+// stage of 64 rows, 16 KiB), so that each visit of a dst row's page writes
+// two lines instead of one (with 32 lanes every 64-byte store was a page
+// of its own, 16 KiB from the last). % of a streaming copy, 5 interleaved
+// runs each against main, medians: single-thread 8192^2 55 -> 67, 4096^2
+// 70 -> 82, 2048 x 8192 73 -> 82, 8192 x 2048 64 -> 78, 4096 x 16384 67
+// -> 69; 2 threads (wall clock) 8192^2 50 -> 64. Calls of 1024 A positions
+// instead of 512 (RELAYOUT_JIT_TILE_PLANE=65536: 70 -> 70, 2 threads 70
+// -> 73), 2 lines per row (73 / 70) and one or three groups ahead (2
+// threads 81 -> 61, 61 -> 78: noise) were even. Knob
+// RELAYOUT_JIT_WORD_ROWS: 32 or 64.
+bool jit_word_rows64(const plan_t &p) {
+    static const int knob = getenv_int("RELAYOUT_JIT_WORD_ROWS", 64); // experiment knob
+    static const int wide = getenv_int("RELAYOUT_JIT_WIDE_STAGE", 4);
+    if (knob != 64 || (wide != 2 && wide != 4) || p.nodes.empty()) return false;
+    const node_t &inner = p.nodes.back();
+    const size_t bytes = size_t(p.nelems()) * 4;
+    if (inner.os != 1 || inner.is * 2 < 4096 || bytes < nt_tiles_threshold_bytes) return false;
+    // Dst rows whole lines apart (streamed): not 4095 x 4096 (cached, 40
+    // -> 36; 8191 x 8192 30 -> 32).
+    for (const auto &nd : p.nodes)
+        if (nd.is == 1 && nd.os * 2 >= 4096 && nd.os * 2 % 64 == 0) return true;
+    return false;
 }
 
 // Byte, word and word pair tiles of 1- and 2-byte bit-copy transposes

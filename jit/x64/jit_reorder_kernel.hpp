@@ -304,6 +304,8 @@ dim_t jit_narrow_far_rows_plane(cpu_isa_t isa, const plan_t &p);
 // Whether 2-byte bit copies (bf16, f16, s16, u16) on `isa` run their
 // transposes on word tiles (AVX-512).
 bool jit_word_tiles(cpu_isa_t isa, const plan_t &p);
+// Word tiles of far src and dst rows take calls of 64 B lanes (two tiles).
+bool jit_word_rows64(const plan_t &p);
 
 // The kernel plan of word tiles: one 32-lane B tile per call when the B
 // src rows are a page or more apart (staged), or 128 B or more in a large

@@ -280,6 +280,17 @@ std::vector<problem_t> problems() {
             [] {
                 return memory::desc({ 2048, 2148 }, dt::bf16, tag::ba);
             });
+    // ... of two word tiles per call (jit_word_rows64, dst rows whole lines
+    // apart): the last call's 34 B lanes (one word tile, not staged: the
+    // stage's 64 rows would read past the src) end at the src's guard page.
+    add(
+            "ab_to_ba_bf16_word_rows64",
+            [] {
+                return memory::desc({ 4130, 2148 }, dt::bf16, tag::ab);
+            },
+            [] {
+                return strided({ 4130, 2148 }, dt::bf16, { 1, 4160 });
+            });
     // strided src / dst (gaps)
     add(
             "strided_gaps",

@@ -1723,6 +1723,21 @@ TEST(jit_reorder, TilesStreamFromL3) {
     }
 }
 
+// Each 2-byte case (bf16 and f16) on both ISAs, bit-exact, then
+// `check(case, isa, rule)`.
+template <typename Check>
+void run_word_rule_cases(const std::vector<rule_case_t> &cases, const Check &check) {
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (data_type_t dt : { relayout_bf16, relayout_f16 })
+            for (const auto &wc : cases) {
+                const jit_case_t c = case_of(wc, dt);
+                EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+                check(c, isa, wc.rule);
+            }
+    }
+}
+
 // Staged byte and word tiles whose dst rows are a page or more apart read
 // 4 lines of each src row per group and prefetch the group two on
 // (jit_wide_stage): ab -> ba with whole and partial groups (calls of A =
@@ -1747,16 +1762,39 @@ TEST(jit_reorder, WideStage) {
         { { 2048, 2100 }, "ab", "", { 2103, 1 }, true, { 1, 2112 } },
         { { 1024, 2100 }, "ab", "ba", {}, false },
     };
-    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
-        if (!x64::isa_allowed(isa)) continue;
-        for (data_type_t dt : { relayout_bf16, relayout_f16 })
-            for (const auto &wc : words) {
-                const jit_case_t c = case_of(wc, dt);
-                EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
-                const bool z = isa == cpu_isa_t::avx512_core && wc.rule;
-                EXPECT_EQ(x64::jit_wide_stage(desc_of(c, isa)), z ? 4 : 0) << c.str();
-            }
-    }
+    run_word_rule_cases(words, [](const jit_case_t &c, cpu_isa_t isa, bool rule) {
+        const bool z = isa == cpu_isa_t::avx512_core && rule;
+        EXPECT_EQ(x64::jit_wide_stage(desc_of(c, isa)), z ? 4 : 0) << c.str();
+    });
+}
+
+// Large word-tile transposes whose src and dst rows are both a page or
+// more apart take calls of 64 B lanes, two word tiles per A tile reading
+// halves of one 64-row wide stage (jit_word_rows64): whole calls, a last
+// call of 34 lanes (one word tile, unstaged: the stage would read rows
+// past the src, then 32-bit tiles) and of 4 lanes, a partial last group
+// and A tile, odd strides on both sides; bf16 / f16. Bit-exact, and the
+// rule on AVX-512 only and only there: not below 32 MiB, nor for src rows
+// nearer (2200 B), nor dst rows not whole lines apart (cached).
+TEST(jit_reorder, WordRows64) {
+    const std::vector<rule_case_t> words = {
+        { { 4096, 2100 }, "ab", "ba", {}, true },
+        { { 4130, 2100 }, "ab", "", {}, true, { 1, 4160 } },
+        { { 4100, 2150 }, "ab", "", {}, true, { 1, 4128 } },
+        { { 4096, 2100 }, "ab", "", { 2103, 1 }, true, { 1, 4160 } },
+        { { 2048, 2100 }, "ab", "ba", {}, false }, { { 8192, 1100 }, "ab", "ba", {}, false },
+        { { 4095, 2100 }, "ab", "ba", {}, false }, // dst rows not whole lines apart
+    };
+    run_word_rule_cases(words, [](const jit_case_t &c, cpu_isa_t isa, bool rule) {
+        plan_t p;
+        case_plan(c, p);
+        EXPECT_EQ(x64::jit_word_rows64(p), rule) << c.str();
+        const x64::jit_reorder_desc_t d = desc_of(c, isa);
+        if (isa == cpu_isa_t::avx512_core && rule) {
+            EXPECT_EQ(d.n[1], 64) << c.str();
+            EXPECT_EQ(x64::jit_wide_stage(d), 4) << c.str();
+        }
+    });
 }
 
 // 2-byte bit copies as word tiles (AVX-512: 16 A positions x 32 B lanes,
@@ -1846,7 +1884,8 @@ TEST(jit_reorder, WordTiles) {
             c.stag = "ab";
             c.dtag = "ba";
             EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
-            EXPECT_EQ(b_per_call(c, isa), z ? 32 : 16) << c.str();
+            // (Dst rows whole lines apart: two B tiles, jit_word_rows64.)
+            EXPECT_EQ(b_per_call(c, isa), z ? (dims[0] == 4096 ? 64 : 32) : 16) << c.str();
             // Dst rows of 4095 bf16 (not whole lines apart) store cached and
             // prefetch the next A tile's dst lines for writing.
             x64::jit_reorder_desc_t d;
