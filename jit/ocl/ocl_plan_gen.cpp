@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "md/data_type.hpp"
+
 namespace relayout {
 namespace impl {
 namespace ocl {
@@ -62,16 +64,24 @@ std::string load_expr(data_type_t dt, const char *buf, const char *off) {
     }
 }
 
-// Integer bounds that saturate in float before rounding (data_type.hpp
-// int_limits; the s32 upper bound is the largest float below 2^31).
-void int_bounds(data_type_t dt, const char **lo, const char **hi) {
+// The bounds that saturate in float before rounding: the cpu's own
+// (md/data_type.hpp int_limits), so both sides clamp to the same floats.
+template <data_type_t dt>
+void int_bounds_of(float *lo, float *hi) {
+    *lo = int_limits<dt>::lo;
+    *hi = int_limits<dt>::hi;
+}
+void int_bounds(data_type_t dt, std::string *lo, std::string *hi) {
+    float l = 0.f, h = 0.f;
     switch (dt) {
-        case relayout_s32: *lo = "-2147483648.0f", *hi = "2147483520.0f"; break;
-        case relayout_s16: *lo = "-32768.0f", *hi = "32767.0f"; break;
-        case relayout_u16: *lo = "0.0f", *hi = "65535.0f"; break;
-        case relayout_s8: *lo = "-128.0f", *hi = "127.0f"; break;
-        default: *lo = "0.0f", *hi = "255.0f"; break;
+        case relayout_s32: int_bounds_of<relayout_s32>(&l, &h); break;
+        case relayout_s16: int_bounds_of<relayout_s16>(&l, &h); break;
+        case relayout_u16: int_bounds_of<relayout_u16>(&l, &h); break;
+        case relayout_s8: int_bounds_of<relayout_s8>(&l, &h); break;
+        default: int_bounds_of<relayout_u8>(&l, &h); break;
     }
+    *lo = float_literal(l);
+    *hi = float_literal(h);
 }
 
 // Helpers that store a float as dt exactly as numerics.hpp store_f32 does:
@@ -88,7 +98,7 @@ std::string store_helpers(data_type_t dt) {
            << "}\n";
     if (dt == relayout_s32 || dt == relayout_s16 || dt == relayout_u16 || dt == relayout_s8
             || dt == relayout_u8) {
-        const char *lo, *hi;
+        std::string lo, hi;
         int_bounds(dt, &lo, &hi);
         os << value_type(dt) << " rl_to_int(float v) {\n"
            << "    if (!(v >= " << lo << ")) v = " << lo << ";\n"
