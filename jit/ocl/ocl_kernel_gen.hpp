@@ -57,6 +57,7 @@ struct kernel_source_t {
     int work_dim = 0;            // 1 or 2
     size_t global[2] = { 0, 0 }; // work items needed (before rounding up to
                                  // the work-group size; kernels bound-check)
+    size_t max_local = 0;        // work items per group at most (0: no cap)
 };
 
 // buffer -> image. `src` must describe the image's logical tensor (see
