@@ -128,8 +128,9 @@ std::string store_stmt(data_type_t dt, const std::string &v) {
 // instead reads or writes every element with a stride (PoCL: f32 nchw ->
 // nhwc 8x64x32x32 2.5 GB/s one per item, 9-15 GB/s in 16 x 16 tiles).
 constexpr int64_t tile_edge = 16;
-// Tiled kernels are loops: few items per group (PoCL vectorises a group's
-// items across lanes, which only pays for one position per item).
+// Tiled kernels are loops: few items per group on a CPU device (PoCL
+// vectorises a group's items across lanes, which only pays for one
+// position per item).
 constexpr size_t tile_items_per_group = 8;
 
 struct tile_t {
@@ -426,7 +427,7 @@ status_t gen_plan_kernel(const plan_t &p, kernel_source_t *out, const attr_t &at
     out->work_dim = 2;
     out->global[0] = static_cast<size_t>(nta);
     out->global[1] = static_cast<size_t>(rest * ntb);
-    out->max_local = tiled ? tile_items_per_group : 0;
+    out->cpu_max_local = tiled ? tile_items_per_group : 0;
     return status_t::success;
 }
 

@@ -91,7 +91,7 @@ public:
     // Local size for a kernel over `global` work items (work_dim 1 or 2)
     // from CL_KERNEL_WORK_GROUP_SIZE and CL_DEVICE_MAX_WORK_ITEM_SIZES;
     // global_rounded is global rounded up to a multiple of it. max_local
-    // (0: none) caps the items per group (kernel_source_t::max_local).
+    // (0: none) caps the items per group (kernel_source_t::cpu_max_local).
     status_t pick_work_sizes(cl_kernel k, int work_dim, const size_t *global, size_t *local,
             size_t *global_rounded, size_t max_local = 0) const;
 

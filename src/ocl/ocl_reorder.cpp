@@ -129,7 +129,7 @@ public:
         RL_CHECK(ctx.get_kernel(ks.source, ks.name, &k->kernel_, nullptr, ks.options));
         k->global_[0] = ks.global[0];
         k->global_[1] = ks.global[1];
-        k->max_local_ = ks.max_local;
+        if (ctx.info().type & CL_DEVICE_TYPE_CPU) k->max_local_ = ks.cpu_max_local;
         k->comp_entries_ = ks.comp_entries;
         if (ks.comp_entries) {
             RL_CHECK(ctx.get_kernel(
@@ -168,7 +168,7 @@ private:
     cl_ref_t<cl_mem> acc_; // compensation sums (comp_entries_ int32)
     size_t comp_entries_ = 0;
     size_t global_[2] = { 1, 1 };
-    size_t max_local_ = 0; // kernel_source_t::max_local
+    size_t max_local_ = 0; // kernel_source_t::cpu_max_local on a CPU device
     std::mutex m_;
 };
 

@@ -119,7 +119,7 @@ TEST(ocl_plan_gen, transposes_run_in_tiles_other_plans_one_position_per_item) {
     EXPECT_NE(ks.source.find("const int lb = "), std::string::npos) << ks.source;
     EXPECT_EQ(ks.global[0], 6u) << t.dump();
     EXPECT_EQ(ks.global[1], 2u * 3u) << t.dump();
-    EXPECT_EQ(ks.max_local, 8u);
+    EXPECT_EQ(ks.cpu_max_local, 8u);
     // short nodes make short tiles: 3 x 5
     const plan_t small = make_plan({ 3, 5 }, relayout_f32, "ab", relayout_s8, "ba");
     ASSERT_EQ(gen_plan_kernel(small, &ks), status_t::success) << last_error_message();
@@ -129,7 +129,7 @@ TEST(ocl_plan_gen, transposes_run_in_tiles_other_plans_one_position_per_item) {
     const plan_t c = make_plan({ 2, 37, 5, 19 }, relayout_f32, "abcd", relayout_f16, "abcd");
     ASSERT_EQ(gen_plan_kernel(c, &ks), status_t::success) << last_error_message();
     EXPECT_EQ(ks.source.find(" t["), std::string::npos) << ks.source;
-    EXPECT_EQ(ks.max_local, 0u);
+    EXPECT_EQ(ks.cpu_max_local, 0u);
 }
 
 TEST(ocl_plan_gen, programs_build_on_the_device) {
