@@ -57,6 +57,10 @@ struct kernel_source_t {
     int work_dim = 0;            // 1 or 2
     size_t global[2] = { 0, 0 }; // work items needed (before rounding up to
                                  // the work-group size; kernels bound-check)
+    // Work items per group at most on a CPU device (0: no cap). Loop
+    // kernels lose with a CPU runtime's wide groups; a GPU keeps its usual
+    // group size, whose lanes a small group would leave idle.
+    size_t cpu_max_local = 0;
 };
 
 // buffer -> image. `src` must describe the image's logical tensor (see

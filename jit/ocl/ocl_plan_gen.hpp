@@ -3,8 +3,13 @@
 // strided, blocked such as nChw16c or OIhw4i16o4i, padded, views).
 //
 // The kernel walks the plan's node nest exactly like the reference
-// executor: one work item per position, dim 0 of the range is the
-// innermost node, dim 1 the other nodes flattened. Each position is a
+// executor. A transposing nest (a node a, other than the innermost node b,
+// with a smaller src stride than b's) runs in tiles: each work item loads
+// up to 16 x 16 positions of a and b along a into private memory, then
+// stores them along b; dim 0 of the range counts tiles of a, dim 1 the
+// tiles of b times the other nodes (kernel_source_t::cpu_max_local caps
+// the group at 8 items on a CPU device). Other nests take one work item per position: dim 0
+// is the innermost node, dim 1 the other nodes flattened. Each position is a
 // value (converted), a zero (destination padding) or nothing (beyond the
 // destination's padded extent). Offsets of irregular dims (offset tables)
 // are __constant arrays; offset0 of both sides is baked in.

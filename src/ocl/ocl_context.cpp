@@ -1,9 +1,13 @@
 #include "ocl/ocl_context.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cinttypes>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+
+#include "common/env.hpp"
 
 namespace relayout {
 namespace impl {
@@ -254,6 +258,24 @@ context_t::~context_t() {
     if (queue_) clFinish(queue_.get());
 }
 
+namespace {
+
+// RELAYOUT_JIT_DUMP=1: every program built is written to
+// relayout_ocl_<n>.cl in the working directory, its build options in a
+// first comment line (the x64 kernels' bytes go to relayout_jit_*.bin).
+void dump_source(const std::string &source, const std::string &options) {
+    static const bool on = getenv_int("RELAYOUT_JIT_DUMP", 0) != 0;
+    if (!on) return;
+    static std::atomic<int> n{ 0 };
+    const std::string path = "relayout_ocl_" + std::to_string(n.fetch_add(1)) + ".cl";
+    if (FILE *f = std::fopen(path.c_str(), "w")) {
+        std::fprintf(f, "// build options: %s\n%s", options.c_str(), source.c_str());
+        std::fclose(f);
+    }
+}
+
+} // namespace
+
 status_t context_t::build(
         program_entry_t &e, const std::string &source, const std::string &options) {
     const char *src = source.c_str();
@@ -264,6 +286,7 @@ status_t context_t::build(
     cl_ref_t<cl_program> prog(p);
     builds_.fetch_add(1);
     const std::string opts = "-cl-std=CL1.2 " + options;
+    dump_source(source, opts);
     err = clBuildProgram(p, 1, &dev_, opts.c_str(), nullptr, nullptr);
     if (err != CL_SUCCESS) {
         std::string log;
@@ -355,7 +378,7 @@ void context_t::clear_program_cache() {
 }
 
 status_t context_t::pick_work_sizes(cl_kernel k, int work_dim, const size_t *global, size_t *local,
-        size_t *global_rounded) const {
+        size_t *global_rounded, size_t max_local) const {
     if (work_dim < 1 || work_dim > 2)
         return failf(status_t::invalid_arguments, "pick_work_sizes: work_dim %d not in [1, 2]",
                 work_dim);
@@ -363,6 +386,7 @@ status_t context_t::pick_work_sizes(cl_kernel k, int work_dim, const size_t *glo
     RL_CL_CHECK(clGetKernelWorkGroupInfo(
             k, dev_, CL_KERNEL_WORK_GROUP_SIZE, sizeof(kwg), &kwg, nullptr));
     size_t total = std::min({ kwg, info_.max_work_group_size, preferred_wg_size });
+    if (max_local) total = std::min(total, max_local);
     total = pow2_floor(std::max<size_t>(total, 1));
     size_t l0 = std::min({ total, pow2_floor(info_.max_work_item_sizes[0]), pow2_ceil(global[0]) });
     size_t l1 = 1;
@@ -380,9 +404,10 @@ status_t context_t::pick_work_sizes(cl_kernel k, int work_dim, const size_t *glo
     return status_t::success;
 }
 
-status_t context_t::enqueue(cl_kernel k, int work_dim, const size_t *global, cl_event *ev) {
+status_t context_t::enqueue(
+        cl_kernel k, int work_dim, const size_t *global, cl_event *ev, size_t max_local) {
     size_t local[2] = { 1, 1 }, g[2] = { 1, 1 };
-    RL_CHECK(pick_work_sizes(k, work_dim, global, local, g));
+    RL_CHECK(pick_work_sizes(k, work_dim, global, local, g, max_local));
     RL_CL_CHECK(
             clEnqueueNDRangeKernel(queue_.get(), k, work_dim, nullptr, g, local, 0, nullptr, ev));
     return status_t::success;

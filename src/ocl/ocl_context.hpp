@@ -90,12 +90,15 @@ public:
 
     // Local size for a kernel over `global` work items (work_dim 1 or 2)
     // from CL_KERNEL_WORK_GROUP_SIZE and CL_DEVICE_MAX_WORK_ITEM_SIZES;
-    // global_rounded is global rounded up to a multiple of it.
+    // global_rounded is global rounded up to a multiple of it. max_local
+    // (0: none) caps the items per group (kernel_source_t::cpu_max_local).
     status_t pick_work_sizes(cl_kernel k, int work_dim, const size_t *global, size_t *local,
-            size_t *global_rounded) const;
+            size_t *global_rounded, size_t max_local = 0) const;
 
-    // Enqueue `k` (arguments already set) over `global` items.
-    status_t enqueue(cl_kernel k, int work_dim, const size_t *global, cl_event *ev = nullptr);
+    // Enqueue `k` (arguments already set) over `global` items, at most
+    // max_local (0: no cap) per work group.
+    status_t enqueue(cl_kernel k, int work_dim, const size_t *global, cl_event *ev = nullptr,
+            size_t max_local = 0);
 
     // Checks a requested image shape against CL_DEVICE_IMAGE2D_MAX_*.
     status_t check_image_shape(int64_t width, int64_t height, const char *what) const;

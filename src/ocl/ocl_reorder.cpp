@@ -129,6 +129,7 @@ public:
         RL_CHECK(ctx.get_kernel(ks.source, ks.name, &k->kernel_, nullptr, ks.options));
         k->global_[0] = ks.global[0];
         k->global_[1] = ks.global[1];
+        if (ctx.info().type & CL_DEVICE_TYPE_CPU) k->max_local_ = ks.cpu_max_local;
         k->comp_entries_ = ks.comp_entries;
         if (ks.comp_entries) {
             RL_CHECK(ctx.get_kernel(
@@ -146,13 +147,13 @@ public:
         cl_kernel k = kernel_.get();
         RL_CL_CHECK(clSetKernelArg(k, 0, sizeof(cl_mem), &src));
         RL_CL_CHECK(clSetKernelArg(k, 1, sizeof(cl_mem), &dst));
-        if (comp_entries_ == 0) return ctx_.enqueue(k, 2, global_);
+        if (comp_entries_ == 0) return ctx_.enqueue(k, 2, global_, nullptr, max_local_);
         cl_mem acc = acc_.get();
         const cl_int zero = 0;
         RL_CL_CHECK(clEnqueueFillBuffer(ctx_.queue(), acc, &zero, sizeof(zero), 0,
                 comp_entries_ * sizeof(cl_int), 0, nullptr, nullptr));
         RL_CL_CHECK(clSetKernelArg(k, 2, sizeof(cl_mem), &acc));
-        RL_CHECK(ctx_.enqueue(k, 2, global_));
+        RL_CHECK(ctx_.enqueue(k, 2, global_, nullptr, max_local_));
         cl_kernel c = comp_kernel_.get();
         RL_CL_CHECK(clSetKernelArg(c, 0, sizeof(cl_mem), &acc));
         RL_CL_CHECK(clSetKernelArg(c, 1, sizeof(cl_mem), &dst));
@@ -167,6 +168,7 @@ private:
     cl_ref_t<cl_mem> acc_; // compensation sums (comp_entries_ int32)
     size_t comp_entries_ = 0;
     size_t global_[2] = { 1, 1 };
+    size_t max_local_ = 0; // kernel_source_t::cpu_max_local on a CPU device
     std::mutex m_;
 };
 

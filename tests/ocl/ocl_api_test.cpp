@@ -765,6 +765,20 @@ const attr_case_t attr_cases[] = {
             0.f,
             relayout_extra_flag_compensation_conv_asymmetric_src | relayout_extra_flag_scale_adjust,
             0, 1, 0.5f },
+    // transposes run in 16 x 16 tiles (ocl_plan_gen.cpp pick_tile): partial
+    // tiles on both sides, dst padding inside and across tiles, padded
+    // src, tiles of bit copies and of conversions with attributes
+    { "tiles_nchw_nhwc_bits", { 2, 37, 5, 19 }, dt::f32, dt::f32, "abcd", "acdb" },
+    { "tiles_nhwc_nchw_bits", { 3, 17, 2, 33 }, dt::f32, dt::f32, "acdb", "abcd" },
+    { "tiles_to_blocked_padded", { 2, 35, 3, 21 }, dt::f32, dt::f32, "abcd", "aBcd16b" },
+    { "tiles_from_blocked_padded", { 2, 35, 3, 21 }, dt::f32, dt::f32, "aBcd16b", "abcd" },
+    { "tiles_s8_4i16o4i", { 40, 24, 3, 3 }, dt::s8, dt::s8, "abcd", "ABcd4b16a4b" },
+    { "tiles_bf16_ab_ba", { 33, 47 }, dt::bf16, dt::bf16, "ab", "ba" },
+    { "tiles_u8_one_row", { 1, 40, 2 }, dt::u8, dt::u8, "abc", "acb" },
+    { "tiles_f32_u8_per_channel", { 3, 40, 17 }, dt::f32, dt::u8, "abc", "acb", 2, -1, 0, 3 },
+    { "tiles_f16_sum", { 18, 35 }, dt::f16, dt::f32, "ab", "ba", -1, 1, 0, 0, 0.5f },
+    { "tiles_s8s8_comp", { 64, 20, 3, 3 }, dt::f32, dt::s8, "abcd", "ABcd4b16a4b", 1, -1, 0, 0, 0.f,
+            relayout_extra_flag_compensation_conv_s8s8, 1 },
 };
 
 INSTANTIATE_TEST_SUITE_P(Cases, OclBufferAttrs, ::testing::ValuesIn(attr_cases),

@@ -68,7 +68,8 @@ TEST(ocl_plan_gen, attributes_become_the_value_pipeline) {
     EXPECT_LT(sc, sum);
     EXPECT_LT(sum, div);
     EXPECT_NE(ks.source.find("rl_to_int(v)"), std::string::npos);
-    EXPECT_NE(ks.source.find("if (!(v >= (-0x1p+7f))) v = (-0x1p+7f);"), std::string::npos);
+    EXPECT_NE(ks.source.find("rint(fmin(fmax(v, (-0x1p+7f)), (0x1.fcp+6f)))"), std::string::npos)
+            << ks.source;
     EXPECT_NE(ks.source.find("FP_CONTRACT OFF"), std::string::npos);
     EXPECT_EQ(ks.options, "-cl-fp32-correctly-rounded-divide-sqrt");
     EXPECT_TRUE(plan_kernel_divides(p));
@@ -104,6 +105,31 @@ TEST(ocl_plan_gen, compensation_sums_then_a_second_kernel_and_huge_scale_tables_
     const plan_t big = make_plan({ 200, 100 }, relayout_f32, "ab", relayout_s8, "ba", a);
     EXPECT_EQ(gen_plan_kernel(big, &ks, a), status_t::unimplemented);
     EXPECT_NE(last_error_message().find("__constant memory"), std::string::npos);
+}
+
+TEST(ocl_plan_gen, transposes_run_in_tiles_other_plans_one_position_per_item) {
+    // nchw -> nhwc: node a is w*h (src stride 1), node b is c (dst stride
+    // 1); 37 x 95 positions make 3 x 6 tiles of 16 x 16 per image, the
+    // last ones partial.
+    const plan_t t = make_plan({ 2, 37, 5, 19 }, relayout_f32, "abcd", relayout_f32, "acdb");
+    kernel_source_t ks;
+    ASSERT_EQ(gen_plan_kernel(t, &ks), status_t::success) << last_error_message();
+    EXPECT_NE(ks.source.find("uint t[16][16];"), std::string::npos) << ks.source;
+    EXPECT_NE(ks.source.find("const int la = "), std::string::npos) << ks.source;
+    EXPECT_NE(ks.source.find("const int lb = "), std::string::npos) << ks.source;
+    EXPECT_EQ(ks.global[0], 6u) << t.dump();
+    EXPECT_EQ(ks.global[1], 2u * 3u) << t.dump();
+    EXPECT_EQ(ks.cpu_max_local, 8u);
+    // short nodes make short tiles: 3 x 5
+    const plan_t small = make_plan({ 3, 5 }, relayout_f32, "ab", relayout_s8, "ba");
+    ASSERT_EQ(gen_plan_kernel(small, &ks), status_t::success) << last_error_message();
+    EXPECT_NE(ks.source.find("float t[3][5];"), std::string::npos) << ks.source;
+    EXPECT_EQ(ks.source.find("const int la = "), std::string::npos) << ks.source;
+    // same layout: one position per item, no tiles, no cap on the group
+    const plan_t c = make_plan({ 2, 37, 5, 19 }, relayout_f32, "abcd", relayout_f16, "abcd");
+    ASSERT_EQ(gen_plan_kernel(c, &ks), status_t::success) << last_error_message();
+    EXPECT_EQ(ks.source.find(" t["), std::string::npos) << ks.source;
+    EXPECT_EQ(ks.cpu_max_local, 0u);
 }
 
 TEST(ocl_plan_gen, programs_build_on_the_device) {
