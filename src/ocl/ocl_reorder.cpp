@@ -425,26 +425,49 @@ status_t make_recipe(const relayout_primitive_desc &pd, context_t &ctx, bool bui
     if (s_img) RL_CHECK(image_md_get(s, &si, "src"));
     if (d_img) RL_CHECK(image_md_get(d, &di, "dst"));
 
+    // A sum into an image reads the image back first: the values reach
+    // the image through a plain f32 temp, which starts as its unpacked
+    // contents (exact for f16 and f32 pixels).
+    const bool d_sum = d_img && attr.beta != 0.f;
+    if (d_sum
+            && (di.type == image_type_t::dw_conv2d_filter
+                    || di.type == image_type_t::winograd_filter))
+        return failf(status_t::unimplemented,
+                "ocl:gen: a sum post-op into a %s image needs its old values, and that image "
+                "type cannot be read back",
+                image_type2str(di.type));
+
     // ---- image -> image ----------------------------------------------------
     if (s_img && d_img) {
-        if (!no_attr)
-            return fail(
-                    status_t::unimplemented, "ocl:gen: image -> image reorders take no attributes");
         memory_desc_t t;
         RL_CHECK(plain_md(t, s, relayout_f32));
         r.dtmp_bytes[0] = md_size(t);
         RL_CHECK(b.unpack(opnd_t::src, si, opnd_t::dtmp0, t));
-        return b.pack(opnd_t::dtmp0, t, opnd_t::dst, di);
+        if (no_attr) return b.pack(opnd_t::dtmp0, t, opnd_t::dst, di);
+        // Attributes: a generated reorder between two f32 temps.
+        r.dtmp_bytes[1] = md_size(t);
+        if (d_sum) RL_CHECK(b.unpack(opnd_t::dst, di, opnd_t::dtmp1, t));
+        RL_CHECK(b.reorder(opnd_t::dtmp0, t, opnd_t::dtmp1, t, nullptr, attr));
+        return b.pack(opnd_t::dtmp1, t, opnd_t::dst, di);
     }
 
     // ---- blocked -> image ----------------------------------------------------
     if (d_img) {
-        // The values pass through a temp on their way into the image: a
-        // sum would read the temp, not the image.
-        if (attr.beta != 0.f)
-            return fail(status_t::unimplemented,
-                    "ocl:gen: a sum post-op into an image destination is not supported "
-                    "(the image is written through a temp)");
+        if (d_sum) {
+            memory_desc_t t;
+            RL_CHECK(plain_md(t, s, relayout_f32));
+            r.dtmp_bytes[0] = md_size(t);
+            RL_CHECK(b.unpack(opnd_t::dst, di, opnd_t::dtmp0, t));
+            if (s_host) {
+                r.htmp_bytes = md_size(t);
+                b.transfer(false, opnd_t::dtmp0, opnd_t::htmp, md_size(t));
+                RL_CHECK(b.host(opnd_t::src, s, opnd_t::htmp, t, attr));
+                b.transfer(true, opnd_t::htmp, opnd_t::dtmp0, md_size(t));
+            } else {
+                RL_CHECK(b.reorder(opnd_t::src, s, opnd_t::dtmp0, t, nullptr, attr));
+            }
+            return b.pack(opnd_t::dtmp0, t, opnd_t::dst, di);
+        }
         if (is_strided_float(s) && no_attr) {
             if (!s_host) return b.pack(opnd_t::src, s, opnd_t::dst, di);
             r.dtmp_bytes[0] = md_size(s);
@@ -602,8 +625,15 @@ status_t ocl_reorder_kernel_t::execute(const exec_ctx_t &c) const {
                     RL_CL_CHECK(clEnqueueWriteBuffer(
                             ctx.queue(), m, CL_TRUE, 0, st.bytes, h, 0, nullptr, nullptr));
                 } else {
-                    cl_mem m = nullptr; // a fresh temporary: created with the data
+                    // A fresh temporary is created with the data; one that
+                    // an earlier step made is written.
+                    const int i = st.out == opnd_t::dtmp0 ? 0 : 1;
+                    const bool fresh = !dtmp[i];
+                    cl_mem m = nullptr;
                     RL_CHECK(dev(st.out, h, &m));
+                    if (!fresh)
+                        RL_CL_CHECK(clEnqueueWriteBuffer(
+                                ctx.queue(), m, CL_TRUE, 0, st.bytes, h, 0, nullptr, nullptr));
                 }
                 break;
             }

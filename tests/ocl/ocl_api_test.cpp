@@ -836,31 +836,115 @@ TEST(OclBufferAttrs, ScalesThroughImagesOnTheDevice) {
     EXPECT_EQ(got, want);
 }
 
-TEST(OclBufferAttrs, WhatTheDeviceRefusesIsNamed) {
+// Attributes into images: a sum reads the image back (unpacked into the
+// f32 temp the values pass through), image -> image reorders run the
+// generated kernel between two temps. Each case against the cpu engine
+// on plain buffers of the pixel type, bit for bit.
+struct image_attr_case_t {
+    const char *name;
+    bool src_image;                  // else an nchw buffer
+    relayout_engine_kind_t src_kind; // a buffer src: on the cpu or the device
+    image_type src_type, dst_type;
+    dt src_dt, dst_dt; // pixel types of the images, else the buffer's
+    bool sum;
+    int src_mask; // -1: no src scale
+};
+
+void PrintTo(const image_attr_case_t &c, std::ostream *os) {
+    *os << c.name;
+}
+
+class OclImageAttrs : public ::testing::TestWithParam<image_attr_case_t> {};
+
+TEST_P(OclImageAttrs, MatchesTheCpuOnPlainBuffers) {
     NEED_DEVICE();
-    const memory::dims d = { 2, 6, 3, 5 };
-    memory::desc nchw(d, dt::f32, memory::format_tag::nchw);
-    auto img = image_desc(image_type::in_out_channel, d, dt::f32);
+    const auto &c = GetParam();
+    const bool filter = c.dst_type == image_type::conv2d_filter;
+    const memory::dims d = filter ? memory::dims{ 5, 6, 3, 3 } : memory::dims{ 2, 6, 3, 5 };
+    const memory::format_tag nchw = memory::format_tag::nchw;
+    memory::desc f32md(d, dt::f32, nchw), smd_plain(d, c.src_dt, nchw),
+            dmd_plain(d, c.dst_dt, nchw);
+    std::vector<float> v = make_values(size_t(volume(d))), old(v.size());
+    for (size_t i = 0; i < old.size(); ++i)
+        old[i] = float(int(i % 13) - 6) * 0.75f;
+    memory v_mem(f32md, cpu(), v.data()), old_mem(f32md, cpu(), old.data());
+    stream s(gpu()), cs(cpu());
+    primitive_attr a;
+    if (c.src_mask >= 0) a.set_scales(RELAYOUT_ARG_SRC, c.src_mask, scale_values(d, c.src_mask));
+    if (c.sum) a.set_post_ops_sum(0.5f);
+    // the source: an image of v, or an nchw buffer of v on either engine
+    const memory::desc smd = c.src_image ? image_desc(c.src_type, d, c.src_dt) : smd_plain;
+    const engine &se = c.src_kind == relayout_cpu ? cpu() : gpu();
+    memory src(smd, se);
+    reorder(v_mem, src).execute(s, v_mem, src);
+    // the destination image starts as `old`
+    const memory::desc dmd = image_desc(c.dst_type, d, c.dst_dt);
+    memory dst(dmd, gpu());
+    reorder(old_mem, dst).execute(s, old_mem, dst);
+    reorder::primitive_desc pd(se, smd, gpu(), dmd, a);
+    EXPECT_EQ(pd.impl_info_str(), "ocl:gen");
+    reorder(pd).execute(s, src, dst);
+    std::vector<float> got(v.size(), -1.f);
+    memory got_mem(f32md, cpu(), got.data());
+    reorder(dst, got_mem).execute(s, dst, got_mem);
+    s.wait();
+    // the cpu: the same values in plain buffers of the pixel types
+    memory cs_src(smd_plain, cpu()), cs_dst(dmd_plain, cpu());
+    reorder(v_mem, cs_src).execute(cs, v_mem, cs_src);
+    reorder(old_mem, cs_dst).execute(cs, old_mem, cs_dst);
+    reorder(reorder::primitive_desc(cpu(), smd_plain, cpu(), dmd_plain, a))
+            .execute(cs, cs_src, cs_dst);
+    std::vector<float> want(v.size(), -2.f);
+    memory want_mem(f32md, cpu(), want.data());
+    reorder(cs_dst, want_mem).execute(cs, cs_dst, want_mem);
+    EXPECT_NE(0, std::memcmp(want.data(), old.data(), old.size() * sizeof(float)));
+    size_t first = want.size();
+    for (size_t i = 0; i < want.size() && first == want.size(); ++i)
+        if (std::memcmp(&want[i], &got[i], sizeof(float)) != 0) first = i;
+    EXPECT_EQ(first, want.size()) << "first differing element " << first << ": want "
+                                  << (first < want.size() ? want[first] : 0.f) << " got "
+                                  << (first < want.size() ? got[first] : 0.f) << "; "
+                                  << pd.plan_str();
+}
+
+const image_attr_case_t image_attr_cases[] = {
+    { "sum_from_device_buffer", false, relayout_ocl, image_type::in_out_channel,
+            image_type::in_out_channel, dt::f32, dt::f32, true, 0 },
+    { "sum_from_cpu_buffer_f16_pixels", false, relayout_cpu, image_type::in_out_channel,
+            image_type::in_out_height, dt::f32, dt::f16, true, 2 },
+    { "sum_into_filter_image", false, relayout_ocl, image_type::conv2d_filter,
+            image_type::conv2d_filter, dt::f32, dt::f16, true, -1 },
+    { "image_to_image_scaled", true, relayout_ocl, image_type::in_out_channel,
+            image_type::in_out_width, dt::f32, dt::f16, false, 2 },
+    { "image_to_image_sum", true, relayout_ocl, image_type::in_out_width,
+            image_type::in_out_channel, dt::f16, dt::f32, true, 0 },
+};
+
+INSTANTIATE_TEST_SUITE_P(Cases, OclImageAttrs, ::testing::ValuesIn(image_attr_cases),
+        [](const ::testing::TestParamInfo<image_attr_case_t> &i) {
+            return std::string(i.param.name);
+        });
+
+TEST(OclImageAttrs, WhatTheDeviceRefusesIsNamed) {
+    NEED_DEVICE();
+    // a sum into an image that cannot be read back
+    const memory::dims d = { 1, 6, 3, 3 };
+    memory::desc oihw(d, dt::f32, memory::format_tag::oihw);
+    auto dw = image_desc(image_type::dw_conv2d_filter, d, dt::f32);
     relayout_primitive_desc_t pd = nullptr;
-    // a sum into an image (written through a temp)
     primitive_attr sum;
     sum.set_post_ops_sum(1.f);
     EXPECT_EQ(relayout_reorder_primitive_desc_create(
-                      &pd, nchw.get(), gpu().get(), img.get(), gpu().get(), sum.get()),
+                      &pd, oihw.get(), gpu().get(), dw.get(), gpu().get(), sum.get()),
             relayout_unimplemented);
-    EXPECT_NE(std::string(relayout_get_last_error_message()).find("sum"), std::string::npos);
-    // ... also from the cpu
+    const std::string msg = relayout_get_last_error_message();
+    EXPECT_NE(msg.find("sum"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("dw_conv2d_filter"), std::string::npos) << msg;
+    // without the sum it packs
     EXPECT_EQ(relayout_reorder_primitive_desc_create(
-                      &pd, nchw.get(), cpu().get(), img.get(), gpu().get(), sum.get()),
-            relayout_unimplemented);
-    // image -> image with scales
-    auto img2 = image_desc(image_type::in_out_width, d, dt::f32);
-    primitive_attr sc;
-    sc.set_scales(RELAYOUT_ARG_SRC, 0, { 2.f });
-    EXPECT_EQ(relayout_reorder_primitive_desc_create(
-                      &pd, img.get(), gpu().get(), img2.get(), gpu().get(), sc.get()),
-            relayout_unimplemented);
-    EXPECT_NE(std::string(relayout_get_last_error_message()).find("attributes"), std::string::npos);
+                      &pd, oihw.get(), gpu().get(), dw.get(), gpu().get(), nullptr),
+            relayout_success);
+    relayout_primitive_desc_destroy(pd);
 }
 
 // ---- interop -------------------------------------------------------------------
