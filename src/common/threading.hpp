@@ -1,6 +1,8 @@
 // oneTBB threading (DESIGN §5): a static, balanced split of a range into
 // contiguous chunks, one per thread, inside an arena capped by
-// RELAYOUT_NUM_THREADS or relayout_set_num_threads().
+// RELAYOUT_NUM_THREADS or relayout_set_num_threads(). Builds with
+// RELAYOUT_STD_THREADS (ThreadSanitizer's) run each region on std::threads
+// instead, so that the sanitizer sees the synchronization.
 #ifndef RELAYOUT_COMMON_THREADING_HPP
 #define RELAYOUT_COMMON_THREADING_HPP
 

@@ -3,8 +3,10 @@
 // is small (evictions all the time), while another thread resizes it and
 // moves the ISA cap. Every result is checked bit for bit against the same
 // problem computed alone beforehand. Run it under ThreadSanitizer with the
-// tsan preset (see tests/hardening/README.md); there each reorder runs on
-// its calling thread (Debian's TBB is not instrumented).
+// tsan preset (see tests/hardening/README.md); that build runs parallel
+// regions on std::threads (RELAYOUT_STD_THREADS), which the sanitizer can
+// see, instead of Debian's uninstrumented oneTBB, so the threads of one
+// reorder are checked too.
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -88,6 +90,20 @@ std::vector<problem_t> make_problems(const engine &eng, const stream &s) {
     add(memory::desc({ 300, 300 }, dt::f32, tag::ab), memory::desc({ 300, 300 }, dt::f32, tag::ba));
     add(memory::desc({ 4, 64, 28, 28 }, dt::f32, tag::nchw),
             memory::desc({ 4, 64, 28, 28 }, dt::f32, tag::nhwc));
+    // above the serial threshold: split over the threads of one reorder,
+    // with per-thread compensation sums and per-dim scales
+    const memory::dims big_wei{ 128, 96, 3, 3 };
+    add(memory::desc(big_wei, dt::f32, tag::oihw),
+            memory::desc(big_wei, dt::s8, "ABcd4b16a4b")
+                    .with_extra(relayout_extra_flag_compensation_conv_s8s8, 1),
+            [](primitive_attr &a) {
+                std::vector<float> sc(128);
+                for (size_t o = 0; o < sc.size(); ++o)
+                    sc[o] = 0.5f + 0.0625f * float(o % 7);
+                a.set_scales(RELAYOUT_ARG_SRC, 1, sc);
+            });
+    add(memory::desc({ 2, 48, 40, 40 }, dt::f32, tag::nchw),
+            memory::desc({ 2, 48, 40, 40 }, dt::bf16, tag::nChw16c));
     for (auto &p : v)
         p.expected = run(p, eng, s);
     return v;
@@ -98,6 +114,7 @@ struct cache_capacity_guard_t {
     ~cache_capacity_guard_t() {
         set_primitive_cache_capacity(saved);
         set_max_cpu_isa(relayout_cpu_isa_default);
+        set_num_threads(0);
     }
 };
 
@@ -164,13 +181,10 @@ int execute_from_threads(const engine &eng, const std::vector<problem_t> &probs,
 class Concurrency : public ::testing::Test {
 protected:
     void SetUp() override {
-#ifdef RELAYOUT_UNDER_TSAN
-        // Debian's oneTBB is not instrumented: TSan cannot see its
-        // synchronization and reports every parallel_for. One thread per
-        // reorder keeps TBB out; the 16 std::threads still race on the
-        // cache, the primitives and the knobs, which is what this tests.
-        set_num_threads(1);
-#endif
+        // Two threads per reorder at least, on any machine: the split of
+        // one reorder is raced too (RELAYOUT_STD_THREADS builds make it
+        // visible to ThreadSanitizer).
+        set_num_threads(2);
         eng_ = engine(engine::kind::cpu, 0);
         s_ = stream(eng_);
         probs_ = make_problems(eng_, s_);
@@ -221,6 +235,36 @@ TEST_F(Concurrency, WhileCapacityAndIsaCapChange) {
     knob.join();
     EXPECT_EQ(failures.load(), 0);
     EXPECT_EQ(errors.load(), 0) << first;
+}
+
+TEST_F(Concurrency, ReferenceAndJitSplitOverThreads) {
+    // Every problem through the reference (C++ over the threads of each
+    // reorder: visible to ThreadSanitizer, unlike generated code) and then
+    // through the JIT, from 4 threads at once.
+    cache_capacity_guard_t guard;
+    for (const relayout_cpu_isa_t isa : { relayout_cpu_isa_none, relayout_cpu_isa_default }) {
+        set_max_cpu_isa(isa);
+        std::atomic<int> failures{ 0 }, errors{ 0 };
+        std::vector<std::thread> threads;
+        std::mutex m;
+        std::string first;
+        for (int t = 0; t < 4; ++t)
+            threads.emplace_back([&, t] {
+                for (size_t k = 0; k < probs_.size(); ++k) {
+                    const problem_t &p = probs_[(k + size_t(t)) % probs_.size()];
+                    try {
+                        if (run(p, eng_, s_) != p.expected) failures++;
+                    } catch (const error &e) {
+                        std::lock_guard<std::mutex> lock(m);
+                        if (errors++ == 0) first = e.what();
+                    }
+                }
+            });
+        for (auto &th : threads)
+            th.join();
+        EXPECT_EQ(failures.load(), 0) << "isa " << int(isa);
+        EXPECT_EQ(errors.load(), 0) << first;
+    }
 }
 
 TEST_F(Concurrency, OnePrimitiveExecutedByManyThreads) {
