@@ -210,14 +210,7 @@ res_t run_problem_impl(const prb_t &prb, int idx) {
             dst_md = dst_md.with_extra(prb.oflag.flags(), std::max(0, prb.oflag.s8s8_mask),
                     std::max(0, prb.oflag.zp_mask), prb.oflag.scale_adjust);
 
-        api::attr_t attr;
-        for (int arg : { RELAYOUT_ARG_SRC, RELAYOUT_ARG_DST }) {
-            const scale_t &s = arg == RELAYOUT_ARG_SRC ? prb.attr.src_scale : prb.attr.dst_scale;
-            if (s.present) attr.set_scales(arg, s.mask, prb.scale_values(s));
-        }
-        if (prb.attr.src_zp) attr.set_zero_point(RELAYOUT_ARG_SRC, prb.attr.src_zp);
-        if (prb.attr.dst_zp) attr.set_zero_point(RELAYOUT_ARG_DST, prb.attr.dst_zp);
-        if (prb.attr.has_sum) attr.set_sum(prb.attr.sum_beta);
+        const api::attr_t attr = make_attr(prb);
 
         const auto &src_eng = dev && prb.cross_engine != "cpu2gpu" ? dev->eng : cpu->eng;
         const auto &dst_eng = dev && prb.cross_engine != "gpu2cpu" ? dev->eng : cpu->eng;
@@ -348,6 +341,18 @@ res_t run_problem_impl(const prb_t &prb, int idx) {
 }
 
 } // namespace
+
+api::attr_t make_attr(const prb_t &prb) {
+    api::attr_t attr;
+    for (int arg : { RELAYOUT_ARG_SRC, RELAYOUT_ARG_DST }) {
+        const scale_t &s = arg == RELAYOUT_ARG_SRC ? prb.attr.src_scale : prb.attr.dst_scale;
+        if (s.present) attr.set_scales(arg, s.mask, prb.scale_values(s));
+    }
+    if (prb.attr.src_zp) attr.set_zero_point(RELAYOUT_ARG_SRC, prb.attr.src_zp);
+    if (prb.attr.dst_zp) attr.set_zero_point(RELAYOUT_ARG_DST, prb.attr.dst_zp);
+    if (prb.attr.has_sum) attr.set_sum(prb.attr.sum_beta);
+    return attr;
+}
 
 api::md_t make_md(const dims_t &dims, dt_t dt, const std::string &tag, const dims_t &strides) {
     if (!strides.empty()) return api::md_with_strides(dims, dt, strides);

@@ -15,6 +15,9 @@ res_t run_problem(const prb_t &prb, int idx);
 // through the enum constructor, anything else through the string-tag one.
 api::md_t make_md(const dims_t &dims, dt_t dt, const std::string &tag, const dims_t &strides);
 
+// The primitive attributes of prb (scales, zero points, sum).
+api::attr_t make_attr(const prb_t &prb);
+
 } // namespace bdl
 
 #endif

@@ -305,14 +305,7 @@ res_t run_npu_problem(const prb_t &prb, int idx) {
         if (prb.oflag.any())
             dst_md = dst_md.with_extra(prb.oflag.flags(), std::max(0, prb.oflag.s8s8_mask),
                     std::max(0, prb.oflag.zp_mask), prb.oflag.scale_adjust);
-        api::attr_t attr;
-        for (int arg : { RELAYOUT_ARG_SRC, RELAYOUT_ARG_DST }) {
-            const scale_t &s = arg == RELAYOUT_ARG_SRC ? prb.attr.src_scale : prb.attr.dst_scale;
-            if (s.present) attr.set_scales(arg, s.mask, prb.scale_values(s));
-        }
-        if (prb.attr.src_zp) attr.set_zero_point(RELAYOUT_ARG_SRC, prb.attr.src_zp);
-        if (prb.attr.dst_zp) attr.set_zero_point(RELAYOUT_ARG_DST, prb.attr.dst_zp);
-        if (prb.attr.has_sum) attr.set_sum(prb.attr.sum_beta);
+        const api::attr_t attr = make_attr(prb);
         pd = api::make_reorder_pd(
                 src_local ? E->eng : cpu, src_md, dst_local ? E->eng : cpu, dst_md, &attr);
         res.impl = pd.impl();

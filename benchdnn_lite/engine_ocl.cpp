@@ -15,6 +15,7 @@
 #include "driver.hpp"
 #include "fill.hpp"
 #include "layout.hpp"
+#include "reference.hpp"
 
 #ifdef BDL_WITH_OCL
 #include "relayout/relayout_ocl.h"
@@ -315,14 +316,17 @@ res_t run_ocl_problem(const prb_t &prb, int idx) {
         return res;
     }
     if (pack && unpack) return failed("image -> image problems are not supported by the driver");
-    const bool has_attr = prb.attr.src_scale.present || prb.attr.dst_scale.present
-                          || prb.attr.src_zp || prb.attr.dst_zp || prb.attr.has_sum
-                          || prb.oflag.any();
-    if (has_attr) {
+    if (prb.oflag.any()) {
         res.state = state_t::unimplemented;
-        res.reason = "the driver checks image problems without attributes";
+        res.reason = "compensation flags are for int8 weight buffers, not with an image";
         return res;
     }
+    // Attributes: the image side's values go through the reference's
+    // pipeline (ref_elem) like any other element.
+    const bool has_attr = prb.attr.src_scale.present || prb.attr.dst_scale.present
+                          || prb.attr.src_zp || prb.attr.dst_zp || prb.attr.has_sum;
+    const api::attr_t attr = make_attr(prb);
+    const ref_attr_t ref_attr(prb);
     image_spec_t spec;
     std::string err;
     if (!parse_image_tag(pack ? prb.dtag : prb.stag, spec, err)) return failed(err);
@@ -336,8 +340,8 @@ res_t run_ocl_problem(const prb_t &prb, int idx) {
         img_md = image_md(spec, prb.dims, pdt);
         buf_md = pack ? make_md(prb.dims, prb.sdt, prb.stag, prb.src_strides)
                       : make_md(prb.dims, prb.ddt, prb.dtag, prb.dst_strides);
-        pd = pack ? api::make_reorder_pd(st->cpu, buf_md, st->gpu, img_md, nullptr)
-                  : api::make_reorder_pd(st->gpu, img_md, st->cpu, buf_md, nullptr);
+        pd = pack ? api::make_reorder_pd(st->cpu, buf_md, st->gpu, img_md, &attr)
+                  : api::make_reorder_pd(st->gpu, img_md, st->cpu, buf_md, &attr);
         res.impl = pd.impl();
         if (verbose >= 2) printf("%d:  plan: %s\n", idx, pd.plan().c_str());
         const char *source = nullptr;
@@ -375,12 +379,43 @@ res_t run_ocl_problem(const prb_t &prb, int idx) {
     buffer_t buf(std::max<size_t>(bl.size, 1));
     const api::memory_t bmem = api::make_memory(buf_md, st->cpu, buf.data());
 
+    // Old values of a destination image (read by the sum), exact in f16.
+    auto old_val = [&](const int64_t *p) {
+        int64_t l = 0;
+        for (int i = 0; i < nd; ++i)
+            l = l * prb.dims[size_t(i)] + p[i];
+        return float(int(l % 37) - 18) * 0.5f;
+    };
     if (check && pack && !prb.zero_volume()) {
         fill_src(bl, buf.data(), buf.capacity());
+        if (prb.attr.has_sum) {
+            // The image starts as old_val, packed by the library (checked
+            // without attributes by the problems that have none).
+            const api::md_t plain = make_md(
+                    prb.dims, relayout_f32, std::string("abcdef").substr(0, size_t(nd)), {});
+            buffer_t ob(size_t(volume(prb.dims)) * sizeof(float));
+            const layout_t ol = make_layout(plain);
+            int64_t pos[RELAYOUT_MAX_NDIMS] = { 0 };
+            do {
+                store_bits(ob.data(), relayout_f32, ol.off(pos),
+                        f32_to_dt_bits(old_val(pos), relayout_f32));
+            } while (next_pos(pos, prb.dims.data(), nd));
+            const api::memory_t om = api::make_memory(plain, st->cpu, ob.data());
+            api::make_reorder(api::make_reorder_pd(st->cpu, plain, st->gpu, img_md, nullptr))
+                    .execute(st->strm, om, img);
+        }
         prim.execute(st->strm, bmem, img);
         st->strm.wait();
-        auto at = [&](const int64_t *p) {
+        auto src_at = [&](const int64_t *p) {
             return dt_bits_to_f32(load_bits(buf.data(), bl.dt, bl.off(p)), bl.dt);
+        };
+        // The expected pixel: the pipeline's f32 value, rounded once to
+        // the pixel type (pixel_bits), as a direct store would round it.
+        auto at = [&](const int64_t *p) {
+            if (!has_attr) return src_at(p);
+            const float old = pdt == relayout_f16 ? f16_to_f32(f32_to_f16(old_val(p))) : old_val(p);
+            return dt_bits_to_f32(
+                    ref_elem(src_at(p), old, ref_attr.at(p), relayout_f32), relayout_f32);
         };
         const ref_image_t ref = reference_image(spec, prb.dims, at);
         if (ref.w != w || ref.h != h)
@@ -393,13 +428,13 @@ res_t run_ocl_problem(const prb_t &prb, int idx) {
             const uint32_t g = load_bits(got.data(), pdt, int64_t(i));
             const uint32_t e = pixel_bits(ref.px[i], pdt);
             ++res.total;
-            if (!same_bits(e, g, pdt))
+            if (has_attr ? !bits_match(e, g, pdt, false) : !same_bits(e, g, pdt))
                 report_err("pixel (" + std::to_string(i / 4 % size_t(w)) + ","
                            + std::to_string(i / 4 / size_t(w)) + ") lane " + std::to_string(i % 4)
                            + " exp:" + dt_bits_str(e, pdt) + " got:" + dt_bits_str(g, pdt));
         }
         // Back through the library (types with an inverse).
-        if (!res.errors && spec.type != relayout_image_dw_conv2d_filter
+        if (!res.errors && !has_attr && spec.type != relayout_image_dw_conv2d_filter
                 && spec.type != relayout_image_winograd_filter) {
             buffer_t back(std::max<size_t>(bl.size, 1));
             std::memset(back.data(), 0, back.capacity());
@@ -432,15 +467,21 @@ res_t run_ocl_problem(const prb_t &prb, int idx) {
             store_bits(px.data(), pdt, int64_t(i), pixel_bits(ref.px[i], pdt));
         if (!image_io(*st, mem_object(img), w, h, px.data(), true))
             return failed("clEnqueueWriteImage failed");
-        fill_dst(bl, buf.data(), buf.capacity(), false);
+        fill_dst(bl, buf.data(), buf.capacity(), prb.attr.has_sum);
+        buffer_t old(buf.capacity());
+        std::memcpy(old.data(), buf.data(), buf.capacity());
         prim.execute(st->strm, img, bmem);
         st->strm.wait();
         int64_t pos[RELAYOUT_MAX_NDIMS] = { 0 };
         do {
-            const uint32_t e = f32_to_dt_bits(val(pos), bl.dt);
+            const float o = prb.attr.has_sum ? dt_bits_to_f32(
+                                    load_bits(old.data(), bl.dt, bl.off(pos)), bl.dt)
+                                             : 0.f;
+            const uint32_t e = has_attr ? ref_elem(val(pos), o, ref_attr.at(pos), bl.dt)
+                                        : f32_to_dt_bits(val(pos), bl.dt);
             const uint32_t g = load_bits(buf.data(), bl.dt, bl.off(pos));
             ++res.total;
-            if (!same_bits(e, g, bl.dt))
+            if (has_attr ? !bits_match(e, g, bl.dt, false) : !same_bits(e, g, bl.dt))
                 report_err("pos:" + dims2str(dims_t(pos, pos + nd), ',')
                            + " exp:" + dt_bits_str(e, bl.dt) + " got:" + dt_bits_str(g, bl.dt));
         } while (next_pos(pos, prb.dims.data(), nd));
@@ -454,8 +495,8 @@ res_t run_ocl_problem(const prb_t &prb, int idx) {
         // Device-only problem: the buffer side on the device.
         const api::memory_t dbuf = api::make_memory(buf_md, st->gpu, RELAYOUT_MEMORY_ALLOCATE);
         const api::reorder_t dev_prim = api::make_reorder(
-                pack ? api::make_reorder_pd(st->gpu, buf_md, st->gpu, img_md, nullptr)
-                     : api::make_reorder_pd(st->gpu, img_md, st->gpu, buf_md, nullptr));
+                pack ? api::make_reorder_pd(st->gpu, buf_md, st->gpu, img_md, &attr)
+                     : api::make_reorder_pd(st->gpu, img_md, st->gpu, buf_md, &attr));
         if (pack) {
             std::memset(buf.data(), 0, buf.capacity());
             api::make_reorder(api::make_reorder_pd(st->cpu, buf_md, st->gpu, buf_md, nullptr))

@@ -21,6 +21,22 @@ int64_t scale_index(const int64_t *pos, const dims_t &dims, int mask) {
 }
 } // namespace
 
+ref_attr_t::ref_attr_t(const prb_t &prb)
+        : prb_(prb), src_scales_(prb.scale_values(prb.attr.src_scale)),
+          dst_scales_(prb.scale_values(prb.attr.dst_scale)) {
+    base_.src_zp = prb.attr.src_zp;
+    base_.dst_zp = prb.attr.dst_zp;
+    base_.has_sum = prb.attr.has_sum;
+    base_.beta = prb.attr.sum_beta;
+}
+
+elem_params_t ref_attr_t::at(const int64_t *pos) const {
+    elem_params_t p = base_;
+    p.src_scale = src_scales_[size_t(scale_index(pos, prb_.dims, prb_.attr.src_scale.mask))];
+    p.dst_scale = dst_scales_[size_t(scale_index(pos, prb_.dims, prb_.attr.dst_scale.mask))];
+    return p;
+}
+
 void compute_ref(const prb_t &prb, const layout_t &src_l, const void *src, const layout_t &dst_l,
         const void *dst_old, std::vector<uint32_t> &exp) {
     const int64_t n = volume(prb.dims);

@@ -22,6 +22,19 @@ struct elem_params_t {
 };
 uint32_t ref_elem(float s, float dst_old, const elem_params_t &p, dt_t ddt);
 
+// The element numerics of prb's attributes at logical point pos (the
+// scale tables of prb.scale_values; no scale_adjust).
+class ref_attr_t {
+public:
+    explicit ref_attr_t(const prb_t &prb);
+    elem_params_t at(const int64_t *pos) const;
+
+private:
+    const prb_t &prb_;
+    std::vector<float> src_scales_, dst_scales_;
+    elem_params_t base_;
+};
+
 // Expected dst bits for every logical point, row-major over prb.dims.
 // dst_old is the destination before execution (read by the sum post-op).
 void compute_ref(const prb_t &prb, const layout_t &src_l, const void *src, const layout_t &dst_l,
