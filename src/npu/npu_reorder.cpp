@@ -23,6 +23,7 @@
 // data type, allocated per execution (a kernel is shared and may run
 // concurrently).
 #include <cstring>
+#include <mutex>
 #include <new>
 #include <vector>
 
@@ -45,6 +46,7 @@ struct step_t {
     // dma
     npu_transfer_t xfer;
     buf_t sys = buf_t::none; // the system buffer of an S2L / L2S
+    bool on_dst = false;     // runs on the dst's engine (L2L across two engines)
     // host
     relayout_primitive_desc host_pd;
     std::shared_ptr<const kernel_t> host_kernel; // set by create_kernel
@@ -55,8 +57,10 @@ struct pipeline_t {
     std::vector<step_t> steps;
     memory_desc_t stage[2];
     bool stage_used[2] = { false, false };
-    npu_config_t cfg{};
-    std::string dir; // "S2L", "L2S", "L2L"
+    npu_config_t cfg{};     // the engine of the npu side (of src for L2L)
+    npu_config_t dst_cfg{}; // of dst for L2L (cfg unless `cross`)
+    bool cross = false;     // L2L between two engines, staged through the host
+    std::string dir;        // "S2L", "L2S", "L2L"
     bool has_src_local = false, has_dst_local = false;
     npu_local_desc_t src_local{}, dst_local{};
     int64_t n_cmds = 0;
@@ -177,11 +181,12 @@ status_t add_host(pipeline_t &p, const memory_desc_t &src, const memory_desc_t &
     return status_t::success;
 }
 
-void add_dma(pipeline_t &p, npu_transfer_t &&t, buf_t sys) {
+void add_dma(pipeline_t &p, npu_transfer_t &&t, buf_t sys, bool on_dst = false) {
     step_t s;
     s.is_dma = true;
     s.xfer = std::move(t);
     s.sys = sys;
+    s.on_dst = on_dst;
     p.n_cmds += (int64_t)s.xfer.prog.size();
     p.steps.push_back(std::move(s));
 }
@@ -233,7 +238,7 @@ status_t build_l2s(
 status_t build_l2l(
         pipeline_t &p, const npu_local_desc_t &s, const npu_local_desc_t &d, const attr_t &attr) {
     npu_transfer_t t;
-    if (attr_is_empty(attr)) {
+    if (attr_is_empty(attr) && !p.cross) {
         const status_t st = plan_l2l(p.cfg, s, d, t);
         if (st == status_t::success) {
             add_dma(p, std::move(t), buf_t::none);
@@ -255,24 +260,26 @@ status_t build_l2l(
     const bool convert = s.data_type != d.data_type || !attr_is_empty(attr);
     RL_CHECK(use_stage(p, 0, 4, s.dims, s.data_type));
     const npu_sys_desc_t cs = make_sys_continuous(s.dims, s.data_type);
+    // Reads of s run on its engine (p.cfg), reads and writes of d on the
+    // dst's (p.dst_cfg: the same engine unless p.cross).
     if (!convert) {
         RL_CHECK(plan_l2s(p.cfg, s, cs, t));
         add_dma(p, std::move(t), buf_t::stage0);
-        RL_CHECK(plan_s2l(p.cfg, cs, d, t));
-        add_dma(p, std::move(t), buf_t::stage0);
+        RL_CHECK(plan_s2l(p.dst_cfg, cs, d, t));
+        add_dma(p, std::move(t), buf_t::stage0, true);
         return status_t::success;
     }
     RL_CHECK(use_stage(p, 1, 4, d.dims, d.data_type));
     const npu_sys_desc_t cd = make_sys_continuous(d.dims, d.data_type);
     if (attr.beta != 0.f) {
-        RL_CHECK(plan_l2s(p.cfg, d, cd, t));
-        add_dma(p, std::move(t), buf_t::stage1);
+        RL_CHECK(plan_l2s(p.dst_cfg, d, cd, t));
+        add_dma(p, std::move(t), buf_t::stage1, true);
     }
     RL_CHECK(plan_l2s(p.cfg, s, cs, t));
     add_dma(p, std::move(t), buf_t::stage0);
     RL_CHECK(add_host(p, p.stage[0], p.stage[1], attr, buf_t::stage0, buf_t::stage1));
-    RL_CHECK(plan_s2l(p.cfg, cd, d, t));
-    add_dma(p, std::move(t), buf_t::stage1);
+    RL_CHECK(plan_s2l(p.dst_cfg, cd, d, t));
+    add_dma(p, std::move(t), buf_t::stage1, true);
     return status_t::success;
 }
 
@@ -285,12 +292,12 @@ status_t build_pipeline(const relayout_primitive_desc &pd, pipeline_t &p) {
     if ((!se && !src_cpu) || (!de && !dst_cpu) || (!se && !de))
         return fail(status_t::unimplemented,
                 "npu:dma pairs an npu engine with a cpu engine or with itself");
-    if (se && de && se != de)
-        return fail(status_t::invalid_arguments,
-                "npu:dma: src and dst are on two different npu engines; local to local "
-                "reorders run within one engine (go through a cpu memory between two)");
+    // Two npu engines: the tensor leaves one local memory for the host and
+    // enters the other (DMA cannot reach across engines).
+    p.cross = se && de && se != de;
     const npu_engine_t *eng = se ? se : de;
     p.cfg = eng->config();
+    p.dst_cfg = de ? de->config() : p.cfg;
 
     npu_md_payload_t sp{}, dp{};
     const bool src_local = payload_of(pd.src_md, sp);
@@ -313,12 +320,13 @@ status_t build_pipeline(const relayout_primitive_desc &pd, pipeline_t &p) {
                 "pass its npu engine");
     for (const npu_md_payload_t *x : { src_local ? &sp : nullptr, dst_local ? &dp : nullptr }) {
         if (!x) continue;
-        if (x->cfg != p.cfg)
+        const npu_config_t &cfg = x == &sp ? p.cfg : p.dst_cfg;
+        if (x->cfg != cfg)
             return fail(status_t::invalid_arguments,
                     "npu:dma: " + std::string(x == &sp ? "src" : "dst")
                             + " descriptor was made for engine " + config_str(x->cfg) + ", not for "
-                            + config_str(p.cfg));
-        RL_CHECK(validate_local(p.cfg, x->local));
+                            + config_str(cfg));
+        RL_CHECK(validate_local(cfg, x->local));
     }
     if (pd.dst_md.extra.flags && dst_local)
         return fail(status_t::unimplemented,
@@ -345,7 +353,10 @@ std::string pipeline_summary(const pipeline_t &p) {
             p.dir + " " + std::to_string(p.n_cmds) + " DMA cmd" + (p.n_cmds == 1 ? "" : "s");
     for (const npu_local_desc_t *l :
             { p.has_src_local ? &p.src_local : nullptr, p.has_dst_local ? &p.dst_local : nullptr })
-        if (l) s += std::string(l == &p.src_local ? " src=" : " dst=") + local_desc_str(p.cfg, *l);
+        if (l)
+            s += std::string(l == &p.src_local ? " src=" : " dst=")
+                 + local_desc_str(l == &p.src_local ? p.cfg : p.dst_cfg, *l);
+    if (p.cross) s += " across_engines";
     for (const auto &st : p.steps) {
         if (st.is_dma) {
             if (st.xfer.staged) s += " +host_repack";
@@ -357,10 +368,12 @@ std::string pipeline_summary(const pipeline_t &p) {
 }
 
 std::string pipeline_listing(const pipeline_t &p) {
-    std::string s = "# npu:dma " + p.dir + " on " + config_str(p.cfg) + ": "
+    std::string s = "# npu:dma " + p.dir + " on " + config_str(p.cfg)
+                    + (p.cross ? " -> another engine " + config_str(p.dst_cfg) : "") + ": "
                     + std::to_string(p.n_cmds) + " DMA command" + (p.n_cmds == 1 ? "" : "s") + "\n";
     for (const auto &st : p.steps) {
         if (st.is_dma) {
+            if (p.cross) s += st.on_dst ? "# on the dst engine\n" : "# on the src engine\n";
             if (st.xfer.dir != dma_dir_t::l2l)
                 s += std::string("# system buffer: ") + buf_name(st.sys) + "\n";
             s += st.xfer.listing();
@@ -378,16 +391,22 @@ public:
     explicit npu_kernel_t(pipeline_t &&p) : p_(std::move(p)) {}
 
     status_t execute(const exec_ctx_t &ctx) const override {
-        npu_engine_t *eng = nullptr;
-        if (ctx.src_mem) eng = as_npu_engine(ctx.src_mem->engine);
-        if (!eng && ctx.dst_mem) eng = as_npu_engine(ctx.dst_mem->engine);
-        if (!eng)
+        npu_engine_t *s_eng = ctx.src_mem ? as_npu_engine(ctx.src_mem->engine) : nullptr;
+        npu_engine_t *d_eng = ctx.dst_mem ? as_npu_engine(ctx.dst_mem->engine) : nullptr;
+        npu_engine_t *eng = s_eng ? s_eng : d_eng;
+        if (!eng || (p_.cross && (!s_eng || !d_eng)))
             return fail(status_t::invalid_arguments,
-                    "npu:dma: execute needs the memory objects (an npu memory)");
-        if (eng->config() != p_.cfg)
-            return fail(status_t::invalid_arguments, "npu:dma: the primitive was made for "
-                                                             + config_str(p_.cfg) + " but runs on "
-                                                             + config_str(eng->config()));
+                    p_.cross ? "npu:dma: execute needs the src and dst memory objects (npu "
+                               "memories of the two engines)"
+                             : "npu:dma: execute needs the memory objects (an npu memory)");
+        if (!p_.cross) d_eng = eng;
+        for (const npu_engine_t *e : { eng, d_eng }) {
+            const npu_config_t &want = e == eng ? p_.cfg : p_.dst_cfg;
+            if (e->config() != want)
+                return fail(status_t::invalid_arguments,
+                        "npu:dma: the primitive was made for " + config_str(want) + " but runs on "
+                                + config_str(e->config()));
+        }
         const size_t src_bytes = ctx.src_mem ? md_size(ctx.src_mem->md) : 0;
         const size_t dst_bytes = ctx.dst_mem ? md_size(ctx.dst_mem->md) : 0;
         std::vector<uint8_t> stage[2];
@@ -412,13 +431,21 @@ public:
                 default: bytes = 0; return nullptr;
             }
         };
-        std::lock_guard<std::mutex> lock(eng->mutex());
+        // Both engines' locks (std::lock: no order to deadlock on); one
+        // when src and dst share an engine.
+        std::unique_lock<std::mutex> l0(eng->mutex(), std::defer_lock),
+                l1(d_eng->mutex(), std::defer_lock);
+        if (d_eng == eng)
+            l0.lock();
+        else
+            std::lock(l0, l1);
         for (const auto &st : p_.steps) {
             if (st.is_dma) {
                 size_t bytes = 0;
                 uint8_t *sys = ptr(st.sys, bytes);
                 const bool reads_sys = st.xfer.dir == dma_dir_t::s2l;
-                RL_CHECK(execute_transfer(st.xfer, eng->sim(), reads_sys ? sys : nullptr,
+                npu_engine_t *on = st.on_dst ? d_eng : eng;
+                RL_CHECK(execute_transfer(st.xfer, on->sim(), reads_sys ? sys : nullptr,
                         reads_sys ? nullptr : sys, bytes));
                 continue;
             }

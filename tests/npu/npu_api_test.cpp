@@ -355,11 +355,6 @@ TEST(NpuApiErrors, WrongEnginePairing) {
     // A blocked descriptor on the npu side.
     expect_error([&] { reorder::primitive_desc(f.cpu, plain, f.eng, plain); },
             relayout_invalid_arguments, { "not an npu_local descriptor" });
-    // Two npu engines.
-    engine other = npu::make_engine("bm1684x");
-    memory::desc local2 = npu::local_desc(other, 4096, { 1, 2, 3, 4 }, dt::f32);
-    expect_error([&] { reorder::primitive_desc(f.eng, local, other, local2); },
-            relayout_invalid_arguments, { "two different npu engines" });
     // A descriptor of another config.
     engine small = npu::make_engine("bm1688");
     memory::desc local_small = npu::local_desc(small, 0, { 1, 2, 3, 4 }, dt::f32);
@@ -595,6 +590,73 @@ TEST(NpuApiReorder, LocalToLocal) {
             f.eng, 2048, { 5, 3, 2, 2 }, dt::s8, npu::layout::aligned, npu::storage::mode_4n);
     reorder::primitive_desc pd(f.eng, s8, f.eng, s8_4n);
     EXPECT_EQ(npu::program_size(pd), 2);
+}
+
+TEST(NpuApiReorder, LocalToLocalAcrossTwoEngines) {
+    // bm1684x local memory -> bm1688 local memory (another lane count and
+    // size): out through the host and in again, with and without a
+    // conversion, scales and a sum; the src engine's memory is only read.
+    fixture_t f("bm1684x");
+    engine other = npu::make_engine("bm1688");
+    stream other_strm(other);
+    const memory::dims dims = { 2, 40, 3, 5 };
+    memory::desc nchw(dims, dt::f32, tag::nchw);
+    host_t src(nchw, f.cpu), old(nchw, f.cpu);
+    auto *sv = reinterpret_cast<float *>(src.buf.data());
+    auto *ov = reinterpret_cast<float *>(old.buf.data());
+    for (size_t i = 0; i < src.buf.size() / 4; ++i) {
+        sv[i] = float(int(i % 97) - 48) * 0.75f;
+        ov[i] = float(int(i % 13) - 6);
+    }
+    memory::desc a_md = npu::local_desc(f.eng, 4096, dims, dt::f32, npu::layout::compact);
+    memory a(a_md, f.eng);
+    f.reorder_run(src.mem, a);
+    const auto cfg = npu::get_config(f.eng);
+    std::vector<std::vector<uint8_t>> before;
+    for (int q = 0; q < cfg.npu_num; ++q)
+        before.push_back(npu::read_lane(f.eng, q, 0, size_t(cfg.lmem_bytes)));
+    struct case_t {
+        memory::desc dst;
+        bool convert, sum;
+    };
+    const case_t cases[] = {
+        { npu::local_desc(other, 0, dims, dt::f32, npu::layout::aligned), false, false },
+        { npu::local_desc(other, 1024, dims, dt::bf16, npu::layout::aligned), true, false },
+        { npu::local_desc(other, 2048, dims, dt::s8, npu::layout::compact), true, true },
+    };
+    for (const auto &k : cases) {
+        npu::fill(other, k_garbage);
+        memory b(k.dst, other);
+        primitive_attr attr;
+        if (k.convert) attr.set_scales(RELAYOUT_ARG_SRC, 2, std::vector<float>(40, 0.5f));
+        if (k.sum) attr.set_post_ops_sum(2.f);
+        // dst's old values (for the sum) and the cpu oracle's
+        memory::desc d_nchw(dims, k.dst.get_data_type(), tag::nchw);
+        host_t exp(d_nchw, f.cpu);
+        reorder(old.mem, b).execute(other_strm, old.mem, b);
+        reorder(old.mem, exp.mem).execute(f.strm, old.mem, exp.mem);
+        reorder::primitive_desc pd(f.eng, a_md, other, k.dst, attr);
+        EXPECT_EQ(pd.impl_info_str(), "npu:dma");
+        EXPECT_NE(pd.plan_str().find("across_engines"), std::string::npos) << pd.plan_str();
+        EXPECT_EQ(pd.plan_str().find("host_reorder") != std::string::npos, k.convert)
+                << pd.plan_str();
+        const std::string listing = npu::program_listing(pd);
+        EXPECT_NE(listing.find("# on the dst engine"), std::string::npos) << listing;
+        reorder(pd).execute(f.strm, a, b);
+        reorder(reorder::primitive_desc(f.cpu, nchw, f.cpu, d_nchw, attr))
+                .execute(f.strm, src.mem, exp.mem);
+        host_t got(d_nchw, f.cpu);
+        reorder(b, got.mem).execute(other_strm, b, got.mem);
+        EXPECT_EQ(got.buf, exp.buf) << pd.plan_str();
+    }
+    for (int q = 0; q < cfg.npu_num; ++q)
+        ASSERT_EQ(npu::read_lane(f.eng, q, 0, size_t(cfg.lmem_bytes)), before[size_t(q)])
+                << "the src engine's lane " << q << " changed";
+    // Executed with a dst on the src's engine: its descriptor is another.
+    reorder::primitive_desc pd(f.eng, a_md, other, cases[0].dst);
+    memory wrong(npu::local_desc(f.eng, 0, dims, dt::f32, npu::layout::aligned), f.eng);
+    expect_error([&] { reorder(pd).execute(f.strm, a, wrong); }, relayout_invalid_arguments,
+            { "does not match the primitive's dst" });
 }
 
 TEST(NpuApiReorder, ConversionScalesAndSum) {
