@@ -540,6 +540,7 @@ private:
     Label c_flat_b_src_; // gen_flat_b_loop: each flattened position's src offset (bytes)
     void gen_flat_b_loop(bool nt);
     void gen_ymm_flat_b_loop(bool nt);
+    void flat_b_tile_loop(const std::function<void()> &tile);
     // Quad-placing loads of full 16 x 16 tiles (d_.quad_ld).
     void quad_tile_masks();
     void quad_tile_row(int b, const RegExp &row);
@@ -3394,27 +3395,36 @@ void reorder_gen_t::gen_transpose_flat_b() {
 // position), the dst one line on per tile. The next block is prefetched
 // in address order as the unrolled tiles do (16 lines per tile).
 void reorder_gen_t::gen_flat_b_loop(bool nt) {
+    flat_b_tile_loop([&] {
+        for (int b = 0; b < 16; ++b) {
+            if (d_.pf_ahead) prefetcht2(ptr[r14 + b * 64]);
+            movsxd(rax, dword[rbx + b * 4]);
+            if (d_.quad_ld)
+                quad_tile_row(b, r8 + rax);
+            else
+                vmovups(Zmm(b), ptr[r8 + rax]);
+        }
+        d_.quad_ld ? quad_tile_transpose() : transpose_tile();
+        stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
+            for (int a = 0; a < 16; ++a) {
+                const Address dst = ptr[r13 + a * d_.os[0] * dsz_];
+                stream ? vmovntps(dst, Zmm(a)) : vmovups(dst, Zmm(a));
+            }
+        });
+    });
+}
+
+// The run-time loop of gen_flat_b_loop and gen_ymm_flat_b_loop around
+// `tile` (16 flattened positions): rbx their entries of the table, r13
+// their dst (one line on per tile), r14 their share of the next block.
+void reorder_gen_t::flat_b_tile_loop(const std::function<void()> &tile) {
     Label lp;
     lea(rbx, ptr[rip + c_flat_b_src_]);
     mov(r13, r9);
     if (d_.pf_ahead) lea(r14, ptr[r8 + (int)d_.pf_ahead]);
     mov(r12d, (uint32_t)(d_.flat_b / 16));
     L(lp);
-    for (int b = 0; b < 16; ++b) {
-        if (d_.pf_ahead) prefetcht2(ptr[r14 + b * 64]);
-        movsxd(rax, dword[rbx + b * 4]);
-        if (d_.quad_ld)
-            quad_tile_row(b, r8 + rax);
-        else
-            vmovups(Zmm(b), ptr[r8 + rax]);
-    }
-    d_.quad_ld ? quad_tile_transpose() : transpose_tile();
-    stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
-        for (int a = 0; a < 16; ++a) {
-            const Address dst = ptr[r13 + a * d_.os[0] * dsz_];
-            stream ? vmovntps(dst, Zmm(a)) : vmovups(dst, Zmm(a));
-        }
-    });
+    tile();
     add(rbx, 64);
     add(r13, 64);
     if (d_.pf_ahead) add(r14, 1024);
@@ -3428,26 +3438,17 @@ void reorder_gen_t::gen_flat_b_loop(bool nt) {
 // a whole line of two back-to-back stores; the table read again for the
 // second half.
 void reorder_gen_t::gen_ymm_flat_b_loop(bool nt) {
-    Label lp;
-    lea(rbx, ptr[rip + c_flat_b_src_]);
-    mov(r13, r9);
-    if (d_.pf_ahead) lea(r14, ptr[r8 + (int)d_.pf_ahead]);
-    mov(r12d, (uint32_t)(d_.flat_b / 16));
-    L(lp);
-    for (int o = 0; o < 2; ++o) {
-        ymm_tile_pair([&](int h, int b) {
-            const int k = 8 * h + b;
-            if (d_.pf_ahead && o == 0) prefetcht2(ptr[r14 + k * 64]);
-            movsxd(rax, dword[rbx + k * 4]);
-            return ptr[r8 + rax + 32 * o];
-        });
-        ymm_pair_lines(nt, r13, [&](int a) { return (8 * o + a) * d_.os[0] * dsz_; });
-    }
-    add(rbx, 64);
-    add(r13, 64);
-    if (d_.pf_ahead) add(r14, 1024);
-    dec(r12d);
-    jnz(lp, T_NEAR);
+    flat_b_tile_loop([&] {
+        for (int o = 0; o < 2; ++o) {
+            ymm_tile_pair([&](int h, int b) {
+                const int k = 8 * h + b;
+                if (d_.pf_ahead && o == 0) prefetcht2(ptr[r14 + k * 64]);
+                movsxd(rax, dword[rbx + k * 4]);
+                return ptr[r8 + rax + 32 * o];
+            });
+            ymm_pair_lines(nt, r13, [&](int a) { return (8 * o + a) * d_.os[0] * dsz_; });
+        }
+    });
 }
 
 // Quad-placing loads (d_.quad_ld): zmm 4 aq + bl receives, in 128-bit
@@ -4196,29 +4197,22 @@ dim_t jit_flat_b_lanes(const jit_reorder_desc_t &d) {
     return flat;
 }
 
-// AVX2: the same lanes as the AVX2 flattened short-B tiles take them
-// (gen_transpose_flat_b: each 16 lanes two 8x16 tile pairs, each dst row a
-// whole line of two back-to-back stores), where the dst streams
-// (`nt_lines`: the AVX2 tiles' streaming decision before the ymm lines
-// rule). Single-thread, best of 5 interleaved, % of a copy: 2048x2048x2x2
-// 45 -> 86 (without the prefetch 48). Knob RELAYOUT_JIT_AVX2_FLAT_LANES=0:
-// off.
+// AVX2: the same lanes (the shapes jit_flat_b_lanes takes, asked for
+// with the AVX2 tiles' streaming decision before the ymm lines rule,
+// `nt_lines`) as the AVX2 flattened short-B tiles take them
+// (gen_transpose_flat_b: each 16 lanes two 8x16 tile pairs, each dst row
+// a whole line of two back-to-back stores). Single-thread, best of 5
+// interleaved, % of a copy: 2048x2048x2x2 45 -> 86 (without the prefetch
+// 48). Knob RELAYOUT_JIT_AVX2_FLAT_LANES=0: off.
 namespace {
 
 dim_t jit_ymm_flat_b_lanes(const jit_reorder_desc_t &d, bool nt_lines) {
     static const bool on = getenv_int("RELAYOUT_JIT_AVX2_FLAT_LANES", 1) != 0; // experiment knob
-    if (!on || !nt_lines || d.isa != cpu_isa_t::avx2) return 0;
-    if (d.strategy != kernel_strategy_t::interleave || !d.bit_copy || d.in_n < 2 || d.comp_lanes
-            || d.beta != 0.f)
-        return 0;
-    if (data_type_size(d.sdt) != 4 || data_type_size(d.ddt) != 4) return 0;
-    if (d.n[0] != 16 || d.is[0] != 1 || d.os[1] != d.in_n) return 0;
-    const dim_t flat = d.n[1] * d.in_n;
-    if (flat % 16 != 0 || flat > 16 * flat_unrolled_tiles) return 0;
-    std::vector<std::pair<dim_t, dim_t>> lv{ { 1, 16 }, { d.is[1], d.n[1] }, { d.in_is, d.in_n } };
-    if (dense_extent(lv) != 16 * flat) return 0;
-    if (!fits32(16 * flat * 4 + 64 * 1024) || !fits32((15 * d.os[0] + flat) * 4)) return 0;
-    return flat;
+    if (!on || d.isa != cpu_isa_t::avx2) return 0;
+    jit_reorder_desc_t z = d;
+    z.isa = cpu_isa_t::avx512_core;
+    z.nt = nt_lines;
+    return jit_flat_b_lanes(z);
 }
 
 } // namespace
