@@ -46,7 +46,7 @@ constexpr int stack_bytes_stage = buf_stage + 64 * 64;
 // bytes of the call's dst, at buf_stage.
 constexpr int dst_stage_bytes = 16 * 1024;
 
-// Flattened tiles unrolled at most (more: gen_flat_b_loop, AVX-512).
+// Flattened tiles unrolled at most (more: gen_flat_b_loop, gen_ymm_flat_b_loop).
 constexpr int64_t flat_unrolled_tiles = 32;
 // Flattened short-B positions at most (the loop's table: 4 bytes each).
 constexpr int64_t flat_b_looped_max = 2048;
@@ -539,6 +539,8 @@ private:
     Label c_flat_perm_;  // gen_flat_bytes: the dwords of 4 packed vectors back in order
     Label c_flat_b_src_; // gen_flat_b_loop: each flattened position's src offset (bytes)
     void gen_flat_b_loop(bool nt);
+    void gen_ymm_flat_b_loop(bool nt);
+    void flat_b_tile_loop(const std::function<void()> &tile);
     // Quad-placing loads of full 16 x 16 tiles (d_.quad_ld).
     void quad_tile_masks();
     void quad_tile_row(int b, const RegExp &row);
@@ -3346,6 +3348,10 @@ void reorder_gen_t::gen_transpose_flat() {
 void reorder_gen_t::gen_transpose_flat_b() {
     tb_ = W_;
     const bool nt = d_.nt && d_.os[0] * dsz_ % 64 == 0;
+    if (!z_ && d_.flat_b > 16 * flat_unrolled_tiles) {
+        gen_ymm_flat_b_loop(nt);
+        return;
+    }
     if (!z_) {
         for (int64_t j = 0; j < d_.flat_b / 16; ++j)
             for (int o = 0; o < 2; ++o) {
@@ -3389,32 +3395,60 @@ void reorder_gen_t::gen_transpose_flat_b() {
 // position), the dst one line on per tile. The next block is prefetched
 // in address order as the unrolled tiles do (16 lines per tile).
 void reorder_gen_t::gen_flat_b_loop(bool nt) {
+    flat_b_tile_loop([&] {
+        for (int b = 0; b < 16; ++b) {
+            if (d_.pf_ahead) prefetcht2(ptr[r14 + b * 64]);
+            movsxd(rax, dword[rbx + b * 4]);
+            if (d_.quad_ld)
+                quad_tile_row(b, r8 + rax);
+            else
+                vmovups(Zmm(b), ptr[r8 + rax]);
+        }
+        d_.quad_ld ? quad_tile_transpose() : transpose_tile();
+        stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
+            for (int a = 0; a < 16; ++a) {
+                const Address dst = ptr[r13 + a * d_.os[0] * dsz_];
+                stream ? vmovntps(dst, Zmm(a)) : vmovups(dst, Zmm(a));
+            }
+        });
+    });
+}
+
+// The run-time loop of gen_flat_b_loop and gen_ymm_flat_b_loop around
+// `tile` (16 flattened positions): rbx their entries of the table, r13
+// their dst (one line on per tile), r14 their share of the next block.
+void reorder_gen_t::flat_b_tile_loop(const std::function<void()> &tile) {
     Label lp;
     lea(rbx, ptr[rip + c_flat_b_src_]);
     mov(r13, r9);
     if (d_.pf_ahead) lea(r14, ptr[r8 + (int)d_.pf_ahead]);
     mov(r12d, (uint32_t)(d_.flat_b / 16));
     L(lp);
-    for (int b = 0; b < 16; ++b) {
-        if (d_.pf_ahead) prefetcht2(ptr[r14 + b * 64]);
-        movsxd(rax, dword[rbx + b * 4]);
-        if (d_.quad_ld)
-            quad_tile_row(b, r8 + rax);
-        else
-            vmovups(Zmm(b), ptr[r8 + rax]);
-    }
-    d_.quad_ld ? quad_tile_transpose() : transpose_tile();
-    stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
-        for (int a = 0; a < 16; ++a) {
-            const Address dst = ptr[r13 + a * d_.os[0] * dsz_];
-            stream ? vmovntps(dst, Zmm(a)) : vmovups(dst, Zmm(a));
-        }
-    });
+    tile();
     add(rbx, 64);
     add(r13, 64);
     if (d_.pf_ahead) add(r14, 1024);
     dec(r12d);
     jnz(lp, T_NEAR);
+}
+
+// The same loop on AVX2 (7x7, 5x5x5; jit_flat_b_tiles): each 16
+// positions as the unrolled AVX2 tiles take them, two 8x16 tile pairs (the
+// A halves: 32 bytes of each src line, the second from L1), each dst row
+// a whole line of two back-to-back stores; the table read again for the
+// second half.
+void reorder_gen_t::gen_ymm_flat_b_loop(bool nt) {
+    flat_b_tile_loop([&] {
+        for (int o = 0; o < 2; ++o) {
+            ymm_tile_pair([&](int h, int b) {
+                const int k = 8 * h + b;
+                if (d_.pf_ahead && o == 0) prefetcht2(ptr[r14 + k * 64]);
+                movsxd(rax, dword[rbx + k * 4]);
+                return ptr[r8 + rax + 32 * o];
+            });
+            ymm_pair_lines(nt, r13, [&](int a) { return (8 * o + a) * d_.os[0] * dsz_; });
+        }
+    });
 }
 
 // Quad-placing loads (d_.quad_ld): zmm 4 aq + bl receives, in 128-bit
@@ -4062,6 +4096,23 @@ dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d) {
     return flat;
 }
 
+// AVX2 ran the problems of more than 32 flattened tiles (7x7, 5x5x5) as
+// 8x8 tiles with cached stores (rows of 49 / 125 f32 in pieces of lines);
+// now gen_flat_b_loop's run-time loop of 8x16 tile pairs
+// (gen_ymm_flat_b_loop), each dst row a whole line, streamed when large,
+// the next block prefetched. Single-thread, best of 5 interleaved, % of a
+// copy: 512x1024x7x7 33 -> 86, 512x512x5x5x5 36 -> 80 (without the
+// prefetch 52, 49; two blocks ahead even); in the caches 256x256x7x7 47
+// -> 51, 64x64x5x5x5 37 -> 55. Knob RELAYOUT_JIT_AVX2_FLAT_LOOP=0: off.
+namespace {
+
+bool jit_ymm_flat_b_loop() {
+    static const bool on = getenv_int("RELAYOUT_JIT_AVX2_FLAT_LOOP", 1) != 0; // experiment knob
+    return on;
+}
+
+} // namespace
+
 // (5x5, 3x3x3: B = 25, 27: the same, 25 or 27 full tiles instead of 32
 // of which 16 partial, and the dst streamed, which the folded loop's
 // steps of 25 elements kept cached.)
@@ -4082,10 +4133,11 @@ dim_t jit_flat_b_tiles(const jit_reorder_desc_t &d) {
     const int L = d.nloops - 1; // the innermost baked loop continues B in the dst
     if (d.loop_os[L] != d.n[1]) return 0;
     const dim_t flat = d.n[1] * d.loop_n[L];
-    // Unrolled: at most 32 tiles; more in a loop (AVX-512), up to a table
-    // of flat_b_looped_max positions.
-    const dim_t max_flat =
-            d.isa == cpu_isa_t::avx512_core ? flat_b_looped_max : 16 * flat_unrolled_tiles;
+    // Unrolled: at most 32 tiles; more in a loop, up to a table of
+    // flat_b_looped_max positions (AVX2: jit_ymm_flat_b_loop).
+    const dim_t max_flat = d.isa == cpu_isa_t::avx512_core || jit_ymm_flat_b_loop()
+                                   ? flat_b_looped_max
+                                   : 16 * flat_unrolled_tiles;
     if (flat % 16 != 0 || flat > max_flat) return 0;
     // The body's src (16 A x B x the loop) one dense block of flat lines
     // (the prefetch ahead walks it in address order).
@@ -4144,6 +4196,26 @@ dim_t jit_flat_b_lanes(const jit_reorder_desc_t &d) {
     if (!fits32(16 * flat * 4 + 64 * 1024) || !fits32((15 * d.os[0] + flat) * 4)) return 0;
     return flat;
 }
+
+// AVX2: the same lanes (the shapes jit_flat_b_lanes takes, asked for
+// with the AVX2 tiles' streaming decision before the ymm lines rule,
+// `nt_lines`) as the AVX2 flattened short-B tiles take them
+// (gen_transpose_flat_b: each 16 lanes two 8x16 tile pairs, each dst row
+// a whole line of two back-to-back stores). Single-thread, best of 5
+// interleaved, % of a copy: 2048x2048x2x2 45 -> 86 (without the prefetch
+// 48). Knob RELAYOUT_JIT_AVX2_FLAT_LANES=0: off.
+namespace {
+
+dim_t jit_ymm_flat_b_lanes(const jit_reorder_desc_t &d, bool nt_lines) {
+    static const bool on = getenv_int("RELAYOUT_JIT_AVX2_FLAT_LANES", 1) != 0; // experiment knob
+    if (!on || d.isa != cpu_isa_t::avx2) return 0;
+    jit_reorder_desc_t z = d;
+    z.isa = cpu_isa_t::avx512_core;
+    z.nt = nt_lines;
+    return jit_flat_b_lanes(z);
+}
+
+} // namespace
 
 // The calls of flattened tiles read 16 rows far apart (3x3: 72 KiB), 9
 // lines of each, and the next call the next 9 lines of the same rows: 16
@@ -4662,6 +4734,7 @@ void jit_reorder_desc_init(
     static const bool flat_b_on = getenv_int("RELAYOUT_JIT_FLAT_B", 1) != 0; // experiment knob
     d.flat_b = flat_b_on ? jit_flat_b_tiles(d) : 0;
     if (!d.flat_b && flat_b_on) d.flat_b = jit_flat_b_lanes(d);
+    if (!d.flat_b && flat_b_on) d.flat_b = jit_ymm_flat_b_lanes(d, nt_lines);
     if (d.flat_b) d.dst_stage_row = 0; // the flat tiles write whole lines; edge calls cached
     if (d.flat_b && d.isa == cpu_isa_t::avx2) d.nt = nt_lines; // lines of two ymm, back to back
     d.pf_ahead = jit_flat_b_prefetch_ahead(d, p, kp);

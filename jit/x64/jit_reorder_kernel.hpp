@@ -252,12 +252,12 @@ int jit_byte_dst_prefetch(const jit_reorder_desc_t &d, const plan_t &p);
 // flattened positions.
 dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d);
 
-// desc.flat_b of a transpose (0: none): AVX-512 f32 bit copies whose B is
+// desc.flat_b of a transpose (0: none): f32 bit copies whose B is
 // not a whole number of tiles and dst-contiguous, continued in the dst by the
 // innermost baked loop (dst stride n[1]), with A a whole tile of src
 // lines, a dense src per call body and a multiple of 16 flattened
-// positions: up to 32 tiles unrolled, on AVX-512 more in a loop (7x7,
-// 5x5x5).
+// positions: up to 32 tiles unrolled, more in a loop (7x7, 5x5x5; AVX2
+// too unless RELAYOUT_JIT_AVX2_FLAT_LOOP=0).
 dim_t jit_flat_b_tiles(const jit_reorder_desc_t &d);
 
 // desc.quad_ld: the AVX-512 flattened short-A and short-B tiles of
@@ -273,7 +273,9 @@ bool jit_fence_in_driver(const jit_reorder_desc_t &d);
 // desc.flat_b of an interleave (0: none): AVX-512 f32 bit copies whose
 // lanes (B under its folded level, 2x2 weights to plain: 16 i x 4 hw) are
 // dst-contiguous, A a whole tile of src lines, a dense src per call and a
-// multiple of 16 lanes, streamed: the lanes flattened as whole tiles.
+// multiple of 16 lanes, streamed: the lanes flattened as whole tiles
+// (AVX2: the same lanes and shapes, see jit_ymm_flat_b_lanes in the .cpp;
+// knob RELAYOUT_JIT_AVX2_FLAT_LANES=0: off).
 dim_t jit_flat_b_lanes(const jit_reorder_desc_t &d);
 
 // desc.flat_pf (0: none): flattened tiles (or flattened rows to bytes) of

@@ -166,6 +166,33 @@ std::vector<problem_t> problems() {
     add(
             "goihw_to_gOIhw16i16o", [=] { return memory::desc(gwei, dt::f32, tag::goihw); },
             [=] { return memory::desc(gwei, dt::f32, "aBCde16c16b"); });
+    // blocked weights to plain, flattened short-B tiles: 7x7 in the tile
+    // loop (cached, odd O), large 5x5x5 in the loop and 2x2 lanes (streamed,
+    // the next block prefetched, edge calls)
+    add(
+            "OIhw16i16o_to_oihw_7x7",
+            [] {
+                return memory::desc({ 57, 64, 7, 7 }, dt::f32, "ABcd16b16a");
+            },
+            [] {
+                return memory::desc({ 57, 64, 7, 7 }, dt::f32, tag::oihw);
+            });
+    add(
+            "OIdhw16i16o_to_oidhw_5x5x5_large",
+            [] {
+                return memory::desc({ 200, 256, 5, 5, 5 }, dt::f32, "ABcde16b16a");
+            },
+            [] {
+                return memory::desc({ 200, 256, 5, 5, 5 }, dt::f32, tag::oidhw);
+            });
+    add(
+            "OIhw16i16o_to_oihw_2x2_large",
+            [] {
+                return memory::desc({ 1271, 1280, 2, 2 }, dt::f32, "ABcd16b16a");
+            },
+            [] {
+                return memory::desc({ 1271, 1280, 2, 2 }, dt::f32, tag::oihw);
+            });
     add(
             "BA16a64b4a",
             [] {

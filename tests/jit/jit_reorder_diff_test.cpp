@@ -1067,11 +1067,11 @@ TEST(jit_reorder, FlatShortBTiles) {
         EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
         c.stag = "OIhw16i16o";
         c.dtag = "oihw";
-        // Not flattened: whole B tiles (4x4), more than 32 tiles on AVX2
-        // (7x7; AVX-512: FlatShortBLoop), value paths, other types.
+        // Not flattened: whole B tiles (4x4), value paths, other types;
+        // more than 32 tiles in a loop (7x7: FlatShortBLoop, YmmFlatShortBLoop).
         for (const auto &dims : { std::vector<dim_t>{ 256, 256, 4, 4 }, { 64, 64, 7, 7 } }) {
             c.dims = dims;
-            const bool looped = dims[2] == 7 && isa == cpu_isa_t::avx512_core;
+            const bool looped = dims[2] == 7;
             EXPECT_EQ(desc_of(c, isa).flat_b, looped ? 784 : 0) << c.str();
             EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
         }
@@ -1080,19 +1080,20 @@ TEST(jit_reorder, FlatShortBTiles) {
     }
 }
 
-// A streamed problem whose AVX-512 flattened short-B tiles take fc.flat
-// positions and prefetch the next block `pf_bytes` ahead (AVX2: not
-// flattened); with `odd` dst strides (o rows not whole lines apart: a
-// streaming kernel whose flattened tiles store cached) bit-exact too.
-void check_flat_b_streamed(const flat_case_t &fc, dim_t pf_bytes, std::vector<dim_t> odd) {
-    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+// A streamed problem whose flattened short-B tiles at `isa` take fc.flat
+// positions and prefetch the next block `pf_bytes` ahead (the other ISA
+// flattens it too); with `odd` dst strides (o rows not whole lines apart:
+// a streaming kernel whose flattened tiles store cached) bit-exact too.
+void check_flat_b_streamed(const flat_case_t &fc, dim_t pf_bytes, std::vector<dim_t> odd,
+        cpu_isa_t isa = cpu_isa_t::avx512_core) {
     jit_case_t c;
     c.dims = fc.dims;
     c.stag = fc.stag;
     c.dtag = fc.dtag;
     EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
     EXPECT_EQ(pf(c, isa), pf_bytes) << c.str();
-    EXPECT_EQ(desc_of(c, cpu_isa_t::avx2).flat_b, 0) << c.str();
+    for (cpu_isa_t i : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 })
+        EXPECT_EQ(desc_of(c, i).flat_b, fc.flat) << c.str();
     if (odd.empty()) return;
     c.dstrides = std::move(odd);
     EXPECT_EQ(desc_of(c, isa).flat_b, fc.flat) << c.str();
@@ -1102,7 +1103,7 @@ void check_flat_b_streamed(const flat_case_t &fc, dim_t pf_bytes, std::vector<di
 
 // Flattened short-B tiles of more than 32 tiles (7x7: 784 positions,
 // 5x5x5: 2000) run in a loop on AVX-512, each position's src offset from
-// a table (AVX2: not flattened). Bit-exact cached and streamed (with the
+// a table (AVX2: YmmFlatShortBLoop). Bit-exact cached and streamed (with the
 // prefetch of the next block: 5x5x5 one block of 125 KiB ahead), with edge
 // calls (padded O), odd dst strides (cached), an outer baked loop
 // (groups), and the largest B the i loop is baked with (127: 2032).
@@ -1120,6 +1121,38 @@ TEST(jit_reorder, FlatShortBLoop) {
     run_flat_cases(flat_cases, isa, &x64::jit_reorder_desc_t::flat_b);
     check_flat_b_streamed(flat_cases[5], 16 * 16 * 125 * 4, {});                        // 5x5x5
     check_flat_b_streamed(flat_cases[3], 16 * 16 * 49 * 4, { 352 * 49 + 5, 49, 7, 1 }); // 7x7
+}
+
+// The same loop on AVX2 (gen_ymm_flat_b_loop: each 16 positions two 8x16
+// tile pairs). Bit-exact cached and streamed (the next block prefetched),
+// just over the unrolled tiles (3x11: 33 tiles), with edge calls (odd and
+// padded O), a padded I (not flattened), odd dst strides (cached stores in
+// a streaming kernel), an outer baked loop (groups), the largest baked i
+// loop, value paths (a scale; bf16 not flattened); and the shapes beside
+// it (1x7, 3x3x3, 5x5: unrolled, 2x2: YmmFlatShortBLanes).
+TEST(jit_reorder, YmmFlatShortBLoop) {
+    const flat_case_t flat_cases[] = { { { 64, 64, 7, 7 }, "OIhw16i16o", "oihw", 784 },
+        { { 57, 64, 7, 7 }, "OIhw16i16o", "oihw", 784 },   // odd O: edge calls
+        { { 64, 56, 7, 7 }, "OIhw16i16o", "oihw", 0 },     // padded I: not flattened
+        { { 64, 64, 3, 11 }, "OIhw16i16o", "oihw", 528 },  // 33 tiles: the loop
+        { { 64, 64, 1, 7 }, "OIhw16i16o", "oihw", 112 },   // 7 tiles: unrolled
+        { { 384, 352, 7, 7 }, "OIhw16i16o", "oihw", 784 }, // streamed
+        { { 376, 352, 7, 7 }, "OIhw16i16o", "oihw", 784 }, // streamed, edge calls
+        { { 64, 64, 5, 5, 5 }, "ABcde16b16a", "abcde", 2000 },
+        { { 200, 256, 5, 5, 5 }, "ABcde16b16a", "abcde", 2000 }, // streamed, edge calls
+        { { 64, 64, 3, 3, 3 }, "ABcde16b16a", "abcde", 432 },    // 27 tiles: unrolled
+        { { 64, 64, 1, 127 }, "OIhw16i16o", "oihw", 2032 },      // the largest baked i loop
+        { { 16, 32, 32, 7, 7 }, "aBCde16c16b", "abcde", 784 } }; // outer baked loop
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "avx2 not available";
+    run_flat_cases(flat_cases, isa, &x64::jit_reorder_desc_t::flat_b);
+    check_flat_b_streamed(flat_cases[8], 16 * 16 * 125 * 4, {}, isa); // 5x5x5
+    check_flat_b_streamed(flat_cases[6], 16 * 16 * 49 * 4, { 352 * 49 + 5, 49, 7, 1 }, isa); // 7x7
+    jit_case_t c;
+    c.stag = "OIhw16i16o";
+    c.dtag = "oihw";
+    c.dims = { 57, 64, 7, 7 };
+    check_flat_b_value_paths(c, isa);
 }
 
 // 2x2 (1x2) weights to plain are interleaves (16 i x 4 (2) folded hw
@@ -1143,6 +1176,29 @@ TEST(jit_reorder, FlatShortBLanes) {
     c.stag = "OIhw16i16o";
     c.dtag = "oihw";
     c.dims = { 256, 256, 2, 2 };
+    check_flat_b_value_paths(c, isa);
+}
+
+// The same lanes on AVX2 (jit_ymm_flat_b_lanes: each 16 lanes two 8x16
+// tile pairs of the AVX2 flattened tiles), streamed only. Bit-exact with
+// the prefetch of the next block, with edge calls (odd O), odd dst strides
+// (cached stores), a baked loop (I blocks), a padded I; not in the caches,
+// nor for value paths.
+TEST(jit_reorder, YmmFlatShortBLanes) {
+    const flat_case_t flat_cases[] = { { { 1280, 1280, 2, 2 }, "OIhw16i16o", "oihw", 64 },
+        { { 1271, 1280, 2, 2 }, "OIhw16i16o", "oihw", 64 }, // odd O: edge calls
+        { { 3072, 512, 2, 2 }, "OIhw16i16o", "oihw", 64 },  // a baked loop
+        { { 2048, 1536, 1, 2 }, "OIhw16i16o", "oihw", 32 },
+        { { 1280, 1272, 2, 2 }, "OIhw16i16o", "oihw", 64 }, // padded I
+        { { 256, 256, 2, 2 }, "OIhw16i16o", "oihw", 0 } };  // cached
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "avx2 not available";
+    run_flat_cases(flat_cases, isa, &x64::jit_reorder_desc_t::flat_b);
+    check_flat_b_streamed(flat_cases[1], 16 * 1024, { 1280 * 4 + 5, 4, 2, 1 }, isa);
+    jit_case_t c;
+    c.stag = "OIhw16i16o";
+    c.dtag = "oihw";
+    c.dims = { 1280, 1280, 2, 2 };
     check_flat_b_value_paths(c, isa);
 }
 
