@@ -4102,11 +4102,19 @@ dim_t jit_flat_b_tiles(const jit_reorder_desc_t &d) {
 // loads, 2048x2048x3x3 68 -> 78, 1024x1024x5x5 76 -> 85, oihw ->
 // OIhw16i16o 1024x1024x4x4 81 -> 86 (medians of 7 interleaved). The
 // usual tiles (OIhw16i16o -> oihw 4x4, nchw -> nChw16c) were even: not
-// taken.
+// taken. The flattened interleave lanes (2x2 to oihw, jit_flat_b_lanes:
+// calls of 4 tiles, 4 KiB of src) too, which also lets their streamed
+// calls end without the sfence (jit_fence_in_driver): single-thread,
+// knob RELAYOUT_JIT_LANES_QUAD 0 -> 1, medians of 5 interleaved, % of a
+// copy: 2048x2048x2x2 76 -> 95, 68 -> 84, 72 -> 88; 2048x1536x1x2 55 ->
+// 88; 2 threads (wall clock, a copy on both cores, 7 rounds) 80 -> 94.
+// Quads with a fence per call (RELAYOUT_JIT_CALL_FENCE=1) 73 -> 81.
 bool jit_quad_loads(const jit_reorder_desc_t &d) {
-    static const bool on = getenv_int("RELAYOUT_JIT_QUAD_LD", 1) != 0; // experiment knob
-    return on && d.isa == cpu_isa_t::avx512_core && d.strategy == kernel_strategy_t::transpose
-           && (d.flat_a || d.flat_b);
+    static const bool on = getenv_int("RELAYOUT_JIT_QUAD_LD", 1) != 0;       // experiment knob
+    static const bool lanes = getenv_int("RELAYOUT_JIT_LANES_QUAD", 1) != 0; // experiment knob
+    if (!on || d.isa != cpu_isa_t::avx512_core) return false;
+    if (d.strategy == kernel_strategy_t::interleave) return lanes && d.flat_b;
+    return d.strategy == kernel_strategy_t::transpose && (d.flat_a || d.flat_b);
 }
 
 // An sfence at the end of each call waits for the call's streaming stores

@@ -1128,7 +1128,8 @@ TEST(jit_reorder, FlatShortBLoop) {
 // of jit_flat_b_lanes). Bit-exact with the prefetch of the next block,
 // with edge calls (padded O: the usual tiles), odd dst strides (cached
 // stores), a baked loop (I blocks) around the tiles; not in the caches,
-// on AVX2, nor for value paths.
+// on AVX2, nor for value paths. Their tiles load quads and the driver
+// fences (desc.quad_ld, fence_in_driver; odd dst strides too).
 TEST(jit_reorder, FlatShortBLanes) {
     const flat_case_t flat_cases[] = { { { 1280, 1280, 2, 2 }, "OIhw16i16o", "oihw", 64 },
         { { 1272, 1280, 2, 2 }, "OIhw16i16o", "oihw", 64 }, // edge calls
@@ -1142,6 +1143,15 @@ TEST(jit_reorder, FlatShortBLanes) {
     jit_case_t c;
     c.stag = "OIhw16i16o";
     c.dtag = "oihw";
+    for (const auto &fc : flat_cases) {
+        c.dims = fc.dims;
+        EXPECT_EQ(desc_of(c, isa).quad_ld, fc.flat != 0) << c.str();
+        EXPECT_EQ(desc_of(c, isa).fence_in_driver, fc.flat != 0) << c.str();
+    }
+    c.dims = flat_cases[1].dims;
+    c.dstrides = { 1280 * 4 + 5, 4, 2, 1 };
+    EXPECT_TRUE(desc_of(c, isa).quad_ld && desc_of(c, isa).fence_in_driver) << c.str();
+    c.dstrides.clear();
     c.dims = { 256, 256, 2, 2 };
     check_flat_b_value_paths(c, isa);
 }
@@ -1208,8 +1218,8 @@ TEST(jit_reorder, FlatShortATiles) {
 // within the lanes only; streamed, their calls end without an sfence
 // (the driver fences each thread once, desc.fence_in_driver). Bit-exact for both directions, cached
 // and streamed, unrolled and looped, with edge calls (the usual tiles), odd strides and an outer
-// baked loop; not for the flattened interleave lanes (2x2), the usual tiles (4x4 to plain, nchw ->
-// nChw16c) or AVX2.
+// baked loop; the flattened interleave lanes (2x2) too (FlatShortBLanes); not the usual tiles
+// (4x4 to plain, nchw -> nChw16c) or AVX2.
 TEST(jit_reorder, FlatQuadLoads) {
     // (flat: 1 when the tiles load quads on AVX-512)
     const flat_case_t cases[] = { { { 128, 128, 3, 3 }, "OIhw16i16o", "oihw", 1 },
@@ -1221,7 +1231,7 @@ TEST(jit_reorder, FlatQuadLoads) {
         { { 1000, 768, 3, 3 }, "oihw", "OIhw16i16o", 1 }, // streamed, edge calls
         { { 1024, 528, 4, 4 }, "oihw", "OIhw16i16o", 1 }, // whole A tiles, large
         { { 4, 64, 64, 3, 3 }, "abcde", "aBCde16c16b", 1 },
-        { { 1280, 1280, 2, 2 }, "OIhw16i16o", "oihw", 0 }, // interleave lanes
+        { { 1280, 1280, 2, 2 }, "OIhw16i16o", "oihw", 1 }, // interleave lanes
         { { 1024, 1024, 4, 4 }, "OIhw16i16o", "oihw", 0 },
         { { 4, 256, 64, 64 }, "nchw", "nChw16c", 0 } };
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
