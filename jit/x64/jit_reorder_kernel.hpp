@@ -253,7 +253,8 @@ int jit_byte_dst_prefetch(const jit_reorder_desc_t &d, const plan_t &p);
 dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d);
 
 // desc.flat_b of a transpose (0: none): AVX-512 f32 bit copies whose B is
-// not a whole number of tiles and dst-contiguous, continued in the dst by the
+// not a whole number of tiles (on AVX-512 when streamed also whole tiles:
+// 4x4) and dst-contiguous, continued in the dst by the
 // innermost baked loop (dst stride n[1]), with A a whole tile of src
 // lines, a dense src per call body and a multiple of 16 flattened
 // positions: up to 32 tiles unrolled, on AVX-512 more in a loop (7x7,

@@ -302,6 +302,16 @@ std::vector<problem_t> problems() {
             [] {
                 return memory::desc({ 1280, 1280, 2, 2 }, dt::f32, tag::oihw);
             });
+    // ... and whole B tiles flattened (4x4 weights to plain, streamed,
+    // jit_flat_b_tiles).
+    add(
+            "OIhw16i16o_to_oihw_4x4_flat",
+            [] {
+                return memory::desc({ 1024, 528, 4, 4 }, dt::f32, "ABcd16b16a");
+            },
+            [] {
+                return memory::desc({ 1024, 528, 4, 4 }, dt::f32, tag::oihw);
+            });
     // strided src / dst (gaps)
     add(
             "strided_gaps",

@@ -1009,6 +1009,33 @@ void check_flat_b_value_paths(jit_case_t c, cpu_isa_t isa) {
     EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
 }
 
+// Whole B tiles (4x4, 8x8 weights to plain) on AVX-512, streamed: flattened
+// too (the same tiles, unrolled or looped), so that they load quads and
+// fence in the driver. Bit-exact with edge calls (padded O: the usual
+// tiles), odd dst strides (cached stores) and 8x8 (64 tiles: the loop);
+// not on AVX2.
+void check_flat_b_whole_tiles(cpu_isa_t isa) {
+    const bool zmm = isa == cpu_isa_t::avx512_core;
+    jit_case_t c;
+    c.stag = "OIhw16i16o";
+    c.dtag = "oihw";
+    const flat_case_t cases[] = { { { 1024, 528, 4, 4 }, "", "", 256 },
+        { { 1000, 528, 4, 4 }, "", "", 256 }, // edge calls
+        { { 256, 512, 8, 8 }, "", "", 1024 } };
+    for (const auto &fc : cases) {
+        c.dims = fc.dims;
+        const x64::jit_reorder_desc_t d = desc_of(c, isa);
+        EXPECT_TRUE(d.nt) << c.str();
+        EXPECT_EQ(d.flat_b, zmm ? fc.flat : 0) << c.str();
+        EXPECT_EQ(d.quad_ld && d.fence_in_driver, zmm) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
+    c.dims = { 1000, 528, 4, 4 };
+    c.dstrides = { 528 * 16 + 5, 16, 4, 1 };
+    EXPECT_EQ(desc_of(c, isa).flat_b, zmm ? 256 : 0) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+}
+
 // 16i16o blocked weights to plain whose B is not whole tiles (3x3, 5x5,
 // 3x3x3 filters): the call's B positions under the baked i loop run
 // flattened as whole 16 x 16 tiles (AVX2: 8x16 pairs of 8x8 tiles), each
@@ -1067,8 +1094,10 @@ TEST(jit_reorder, FlatShortBTiles) {
         EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
         c.stag = "OIhw16i16o";
         c.dtag = "oihw";
-        // Not flattened: whole B tiles (4x4), more than 32 tiles on AVX2
-        // (7x7; AVX-512: FlatShortBLoop), value paths, other types.
+        check_flat_b_whole_tiles(isa);
+        // Not flattened: whole B tiles (4x4) in the caches, more than 32
+        // tiles on AVX2 (7x7; AVX-512: FlatShortBLoop), value paths, other
+        // types.
         for (const auto &dims : { std::vector<dim_t>{ 256, 256, 4, 4 }, { 64, 64, 7, 7 } }) {
             c.dims = dims;
             const bool looped = dims[2] == 7 && isa == cpu_isa_t::avx512_core;
@@ -1218,8 +1247,9 @@ TEST(jit_reorder, FlatShortATiles) {
 // within the lanes only; streamed, their calls end without an sfence
 // (the driver fences each thread once, desc.fence_in_driver). Bit-exact for both directions, cached
 // and streamed, unrolled and looped, with edge calls (the usual tiles), odd strides and an outer
-// baked loop; the flattened interleave lanes (2x2) too (FlatShortBLanes); not the usual tiles
-// (4x4 to plain, nchw -> nChw16c) or AVX2.
+// baked loop; the flattened interleave lanes (2x2) and whole B tiles (4x4, large) too
+// (FlatShortBLanes, FlatShortBTiles); not the usual tiles (4x4 to plain in the caches, nchw ->
+// nChw16c) or AVX2.
 TEST(jit_reorder, FlatQuadLoads) {
     // (flat: 1 when the tiles load quads on AVX-512)
     const flat_case_t cases[] = { { { 128, 128, 3, 3 }, "OIhw16i16o", "oihw", 1 },
@@ -1232,7 +1262,8 @@ TEST(jit_reorder, FlatQuadLoads) {
         { { 1024, 528, 4, 4 }, "oihw", "OIhw16i16o", 1 }, // whole A tiles, large
         { { 4, 64, 64, 3, 3 }, "abcde", "aBCde16c16b", 1 },
         { { 1280, 1280, 2, 2 }, "OIhw16i16o", "oihw", 1 }, // interleave lanes
-        { { 1024, 1024, 4, 4 }, "OIhw16i16o", "oihw", 0 },
+        { { 1024, 1024, 4, 4 }, "OIhw16i16o", "oihw", 1 }, // whole B tiles flattened
+        { { 256, 256, 4, 4 }, "OIhw16i16o", "oihw", 0 },   // (in the caches not)
         { { 4, 256, 64, 64 }, "nchw", "nChw16c", 0 } };
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
