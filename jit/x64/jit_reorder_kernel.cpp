@@ -4116,6 +4116,29 @@ bool jit_ymm_flat_b_loop() {
 // (5x5, 3x3x3: B = 25, 27: the same, 25 or 27 full tiles instead of 32
 // of which 16 partial, and the dst streamed, which the folded loop's
 // steps of 25 elements kept cached.)
+namespace {
+
+// Whole B tiles (4x4 filters to oihw: B = 16 hw) have no partial tiles to
+// save, but flattened (the same tiles in the same order, unrolled) they
+// load quads and, streamed, fence in the driver (jit_quad_loads,
+// jit_fence_in_driver), which the usual tiles' calls (16 KiB of src,
+// each ending with an sfence) did not. AVX-512, streamed only (in the
+// caches the unrolled flattened tiles lost for 4x4 oihw -> OIhw16i16o,
+// see jit_reorder_desc_init). Single-thread, % of a copy, medians of 5
+// interleaved, knob 0 -> 1: 1024x1024x4x4 75 -> 95, 83 -> 92, 92 -> 108,
+// 512x1024x4x4 85 -> 105; against the usual tiles with the fence in the
+// driver 86 -> 102; 2 threads (wall clock, 7 rounds) 101 -> 144 (noisy).
+// Flattened, without the quads and the fence (RELAYOUT_JIT_QUAD_LD=0):
+// 99 -> 119; quads with a fence per call 107 -> 112. The fence in the
+// driver alone for the usual tiles: 85 -> 90, 86 -> 87, 83 -> 89 (2
+// threads even). Knob RELAYOUT_JIT_FLAT_B_WHOLE=0: off.
+bool flat_b_whole_tiles(const jit_reorder_desc_t &d) {
+    static const bool on = getenv_int("RELAYOUT_JIT_FLAT_B_WHOLE", 1) != 0; // experiment knob
+    return on && d.isa == cpu_isa_t::avx512_core && d.nt;
+}
+
+} // namespace
+
 // 3x3 filters, OIhw16i16o -> oihw: A = 16 o (src stride 1, one line per
 // src row), B = 9 hw (src rows 1 KiB apart, dst stride 1), the baked i
 // loop 16 x (src 16, dst 9): each o row of the call is 144 contiguous dst
@@ -4127,9 +4150,8 @@ dim_t jit_flat_b_tiles(const jit_reorder_desc_t &d) {
     if (d.strategy != kernel_strategy_t::transpose) return 0;
     if (!d.bit_copy || d.byte_tile || d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return 0;
     if (data_type_size(d.sdt) != 4 || data_type_size(d.ddt) != 4) return 0;
-    if (d.b_outer || d.nloops < 1 || d.n[0] != 16 || d.n[1] % 16 == 0 || d.is[0] != 1
-            || d.os[1] != 1)
-        return 0;
+    if (d.b_outer || d.nloops < 1 || d.n[0] != 16 || d.is[0] != 1 || d.os[1] != 1) return 0;
+    if (d.n[1] % 16 == 0 && !flat_b_whole_tiles(d)) return 0;
     const int L = d.nloops - 1; // the innermost baked loop continues B in the dst
     if (d.loop_os[L] != d.n[1]) return 0;
     const dim_t flat = d.n[1] * d.loop_n[L];
@@ -4154,11 +4176,19 @@ dim_t jit_flat_b_tiles(const jit_reorder_desc_t &d) {
 // loads, 2048x2048x3x3 68 -> 78, 1024x1024x5x5 76 -> 85, oihw ->
 // OIhw16i16o 1024x1024x4x4 81 -> 86 (medians of 7 interleaved). The
 // usual tiles (OIhw16i16o -> oihw 4x4, nchw -> nChw16c) were even: not
-// taken.
+// taken. The flattened interleave lanes (2x2 to oihw, jit_flat_b_lanes:
+// calls of 4 tiles, 4 KiB of src) too, which also lets their streamed
+// calls end without the sfence (jit_fence_in_driver): single-thread,
+// knob RELAYOUT_JIT_LANES_QUAD 0 -> 1, medians of 5 interleaved, % of a
+// copy: 2048x2048x2x2 76 -> 95, 68 -> 84, 72 -> 88; 2048x1536x1x2 55 ->
+// 88; 2 threads (wall clock, a copy on both cores, 7 rounds) 80 -> 94.
+// Quads with a fence per call (RELAYOUT_JIT_CALL_FENCE=1) 73 -> 81.
 bool jit_quad_loads(const jit_reorder_desc_t &d) {
-    static const bool on = getenv_int("RELAYOUT_JIT_QUAD_LD", 1) != 0; // experiment knob
-    return on && d.isa == cpu_isa_t::avx512_core && d.strategy == kernel_strategy_t::transpose
-           && (d.flat_a || d.flat_b);
+    static const bool on = getenv_int("RELAYOUT_JIT_QUAD_LD", 1) != 0;       // experiment knob
+    static const bool lanes = getenv_int("RELAYOUT_JIT_LANES_QUAD", 1) != 0; // experiment knob
+    if (!on || d.isa != cpu_isa_t::avx512_core) return false;
+    if (d.strategy == kernel_strategy_t::interleave) return lanes && d.flat_b;
+    return d.strategy == kernel_strategy_t::transpose && (d.flat_a || d.flat_b);
 }
 
 // An sfence at the end of each call waits for the call's streaming stores

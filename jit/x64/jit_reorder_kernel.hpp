@@ -143,7 +143,7 @@ struct jit_reorder_desc_t {
     // 16 of 9 lanes, and no dst stage). The number of flattened positions
     // (0: none). See jit_flat_b_tiles.
     dim_t flat_b;
-    // The flattened tiles (flat_a, flat_b transposes; AVX-512) load their
+    // The flattened tiles (flat_a, flat_b; AVX-512) load their
     // 16 x 16 tiles as 128-bit quads: each src row's four quads go to
     // lane b / 4 of four registers (masked broadcasts), so the transpose
     // is its in-lane 4 x 4 half (32 shuffles instead of 64). See
@@ -253,7 +253,8 @@ int jit_byte_dst_prefetch(const jit_reorder_desc_t &d, const plan_t &p);
 dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d);
 
 // desc.flat_b of a transpose (0: none): f32 bit copies whose B is
-// not a whole number of tiles and dst-contiguous, continued in the dst by the
+// not a whole number of tiles (on AVX-512 when streamed also whole tiles:
+// 4x4) and dst-contiguous, continued in the dst by the
 // innermost baked loop (dst stride n[1]), with A a whole tile of src
 // lines, a dense src per call body and a multiple of 16 flattened
 // positions: up to 32 tiles unrolled, more in a loop (7x7, 5x5x5; AVX2
@@ -261,8 +262,9 @@ dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d);
 dim_t jit_flat_b_tiles(const jit_reorder_desc_t &d);
 
 // desc.quad_ld: the AVX-512 flattened short-A and short-B tiles of
-// transposes (not the flattened interleave lanes). Knob
-// RELAYOUT_JIT_QUAD_LD=0: off.
+// transposes and the flattened interleave lanes (jit_flat_b_lanes). Knobs
+// RELAYOUT_JIT_QUAD_LD=0: off; RELAYOUT_JIT_LANES_QUAD=0: off for the
+// lanes only.
 bool jit_quad_loads(const jit_reorder_desc_t &d);
 
 // desc.fence_in_driver: streamed kernels of the quad-loading flattened

@@ -318,6 +318,27 @@ std::vector<problem_t> problems() {
             [] {
                 return strided({ 4130, 2148 }, dt::bf16, { 1, 4160 });
             });
+    // Flattened interleave lanes (2x2 weights to plain, streamed, quad
+    // loads, jit_flat_b_lanes): whole calls up to the last src block and
+    // dst line.
+    add(
+            "OIhw16i16o_to_oihw_2x2_lanes",
+            [] {
+                return memory::desc({ 1280, 1280, 2, 2 }, dt::f32, "ABcd16b16a");
+            },
+            [] {
+                return memory::desc({ 1280, 1280, 2, 2 }, dt::f32, tag::oihw);
+            });
+    // ... and whole B tiles flattened (4x4 weights to plain, streamed,
+    // jit_flat_b_tiles).
+    add(
+            "OIhw16i16o_to_oihw_4x4_flat",
+            [] {
+                return memory::desc({ 1024, 528, 4, 4 }, dt::f32, "ABcd16b16a");
+            },
+            [] {
+                return memory::desc({ 1024, 528, 4, 4 }, dt::f32, tag::oihw);
+            });
     // strided src / dst (gaps)
     add(
             "strided_gaps",

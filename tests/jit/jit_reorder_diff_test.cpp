@@ -1009,6 +1009,33 @@ void check_flat_b_value_paths(jit_case_t c, cpu_isa_t isa) {
     EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
 }
 
+// Whole B tiles (4x4, 8x8 weights to plain) on AVX-512, streamed: flattened
+// too (the same tiles, unrolled or looped), so that they load quads and
+// fence in the driver. Bit-exact with edge calls (padded O: the usual
+// tiles), odd dst strides (cached stores) and 8x8 (64 tiles: the loop);
+// not on AVX2.
+void check_flat_b_whole_tiles(cpu_isa_t isa) {
+    const bool zmm = isa == cpu_isa_t::avx512_core;
+    jit_case_t c;
+    c.stag = "OIhw16i16o";
+    c.dtag = "oihw";
+    const flat_case_t cases[] = { { { 1024, 528, 4, 4 }, "", "", 256 },
+        { { 1000, 528, 4, 4 }, "", "", 256 }, // edge calls
+        { { 256, 512, 8, 8 }, "", "", 1024 } };
+    for (const auto &fc : cases) {
+        c.dims = fc.dims;
+        const x64::jit_reorder_desc_t d = desc_of(c, isa);
+        EXPECT_TRUE(d.nt) << c.str();
+        EXPECT_EQ(d.flat_b, zmm ? fc.flat : 0) << c.str();
+        EXPECT_EQ(d.quad_ld && d.fence_in_driver, zmm) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
+    c.dims = { 1000, 528, 4, 4 };
+    c.dstrides = { 528 * 16 + 5, 16, 4, 1 };
+    EXPECT_EQ(desc_of(c, isa).flat_b, zmm ? 256 : 0) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+}
+
 // 16i16o blocked weights to plain whose B is not whole tiles (3x3, 5x5,
 // 3x3x3 filters): the call's B positions under the baked i loop run
 // flattened as whole 16 x 16 tiles (AVX2: 8x16 pairs of 8x8 tiles), each
@@ -1067,8 +1094,10 @@ TEST(jit_reorder, FlatShortBTiles) {
         EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
         c.stag = "OIhw16i16o";
         c.dtag = "oihw";
-        // Not flattened: whole B tiles (4x4), value paths, other types;
-        // more than 32 tiles in a loop (7x7: FlatShortBLoop, YmmFlatShortBLoop).
+        check_flat_b_whole_tiles(isa);
+        // Not flattened: whole B tiles (4x4) in the caches, value paths,
+        // other types; more than 32 tiles in a loop (7x7: FlatShortBLoop,
+        // YmmFlatShortBLoop).
         for (const auto &dims : { std::vector<dim_t>{ 256, 256, 4, 4 }, { 64, 64, 7, 7 } }) {
             c.dims = dims;
             const bool looped = dims[2] == 7;
@@ -1161,7 +1190,8 @@ TEST(jit_reorder, YmmFlatShortBLoop) {
 // of jit_flat_b_lanes). Bit-exact with the prefetch of the next block,
 // with edge calls (padded O: the usual tiles), odd dst strides (cached
 // stores), a baked loop (I blocks) around the tiles; not in the caches,
-// on AVX2, nor for value paths.
+// on AVX2, nor for value paths. Their tiles load quads and the driver
+// fences (desc.quad_ld, fence_in_driver; odd dst strides too).
 TEST(jit_reorder, FlatShortBLanes) {
     const flat_case_t flat_cases[] = { { { 1280, 1280, 2, 2 }, "OIhw16i16o", "oihw", 64 },
         { { 1272, 1280, 2, 2 }, "OIhw16i16o", "oihw", 64 }, // edge calls
@@ -1175,6 +1205,15 @@ TEST(jit_reorder, FlatShortBLanes) {
     jit_case_t c;
     c.stag = "OIhw16i16o";
     c.dtag = "oihw";
+    for (const auto &fc : flat_cases) {
+        c.dims = fc.dims;
+        EXPECT_EQ(desc_of(c, isa).quad_ld, fc.flat != 0) << c.str();
+        EXPECT_EQ(desc_of(c, isa).fence_in_driver, fc.flat != 0) << c.str();
+    }
+    c.dims = flat_cases[1].dims;
+    c.dstrides = { 1280 * 4 + 5, 4, 2, 1 };
+    EXPECT_TRUE(desc_of(c, isa).quad_ld && desc_of(c, isa).fence_in_driver) << c.str();
+    c.dstrides.clear();
     c.dims = { 256, 256, 2, 2 };
     check_flat_b_value_paths(c, isa);
 }
@@ -1264,7 +1303,8 @@ TEST(jit_reorder, FlatShortATiles) {
 // within the lanes only; streamed, their calls end without an sfence
 // (the driver fences each thread once, desc.fence_in_driver). Bit-exact for both directions, cached
 // and streamed, unrolled and looped, with edge calls (the usual tiles), odd strides and an outer
-// baked loop; not for the flattened interleave lanes (2x2), the usual tiles (4x4 to plain, nchw ->
+// baked loop; the flattened interleave lanes (2x2) and whole B tiles (4x4, large) too
+// (FlatShortBLanes, FlatShortBTiles); not the usual tiles (4x4 to plain in the caches, nchw ->
 // nChw16c) or AVX2.
 TEST(jit_reorder, FlatQuadLoads) {
     // (flat: 1 when the tiles load quads on AVX-512)
@@ -1277,8 +1317,9 @@ TEST(jit_reorder, FlatQuadLoads) {
         { { 1000, 768, 3, 3 }, "oihw", "OIhw16i16o", 1 }, // streamed, edge calls
         { { 1024, 528, 4, 4 }, "oihw", "OIhw16i16o", 1 }, // whole A tiles, large
         { { 4, 64, 64, 3, 3 }, "abcde", "aBCde16c16b", 1 },
-        { { 1280, 1280, 2, 2 }, "OIhw16i16o", "oihw", 0 }, // interleave lanes
-        { { 1024, 1024, 4, 4 }, "OIhw16i16o", "oihw", 0 },
+        { { 1280, 1280, 2, 2 }, "OIhw16i16o", "oihw", 1 }, // interleave lanes
+        { { 1024, 1024, 4, 4 }, "OIhw16i16o", "oihw", 1 }, // whole B tiles flattened
+        { { 256, 256, 4, 4 }, "OIhw16i16o", "oihw", 0 },   // (in the caches not)
         { { 4, 256, 64, 64 }, "nchw", "nChw16c", 0 } };
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
