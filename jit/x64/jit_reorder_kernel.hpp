@@ -189,6 +189,10 @@ struct jit_reorder_desc_t {
     // caller's scratch from call to call (jit_call_args_t::lines). See
     // jit_f32_line_pairs.
     bool f32_lines;
+    // The AVX-512 f32 line pairs with every dst line assembled in
+    // registers (no stack rows; the carried rows packed two to a
+    // register). See jit_f32_line_regs.
+    bool f32_line_regs;
     // Interleaves to bytes with a short A (3x3 filters, oihw ->
     // OIhw4i16o4i: A = 9 hw, 4 folded i lanes of src stride 9, the baked
     // loop over i quads): each of the call's 16 B src rows is one
@@ -330,6 +334,11 @@ int jit_f32_dst_prefetch(const jit_reorder_desc_t &d);
 // b_outer), no baked loop, no other tile variant. Knob
 // RELAYOUT_JIT_F32_LINES=0: off.
 bool jit_f32_line_pairs(const jit_reorder_desc_t &d);
+// desc.f32_line_regs: the AVX-512 f32 line pairs (desc.f32_lines) keep the
+// first tile's rows in registers through the second tile's transpose and
+// carry the rows between calls packed two to a register. Knob
+// RELAYOUT_JIT_F32_LINE_REGS=0: off.
+bool jit_f32_line_regs(const jit_reorder_desc_t &d);
 // desc.f32_lines on AVX2 (8x16 tile pairs, lines of two ymm): transposes
 // on the ymm tiles of `isa` AVX2 that would stream (`nt`: large; the desc
 // itself keeps such half-line tiles cached), are otherwise those of
