@@ -535,6 +535,7 @@ private:
     void gen_f32_line_pair(int64_t osA, const std::function<int64_t(int)> &row_disp);
     void gen_f32_line_pair_regs(int64_t osA, const std::function<int64_t(int)> &row_disp);
     std::array<int, 16> transpose_tile_pool(std::deque<int> &pool);
+    void gen_b_outer_pair(int64_t osA, const std::function<int64_t(int)> &row_disp);
     void f32_pair_tile(int h, const std::function<int64_t(int)> &row_disp, bool transpose = true);
     int f32_pair_lanes(int a) const;
     void f32_pair_cached(int64_t osA, const std::function<int64_t(int)> &row_disp);
@@ -2812,6 +2813,21 @@ void reorder_gen_t::gen_transpose() {
         });
     // 8x16 tiles (AVX2): the same, lines of two ymm.
     if (d_.f32_lines && !z_) tile_pair([&] { gen_ymm_f32_line_pair(osA); });
+    // Near B src rows: two B tiles per A tile (b_outer_pairs) where the
+    // B step has two full tiles (to `no` otherwise).
+    const bool b_pairs = d_.b_outer_pair && TA == T && TB == T;
+    auto unless_b_pair = [&](const Label &no) {
+        lea(r14, ptr[r15 + 2 * T]);
+        cmp(r14, qword[rsp + s_v0 + 8]);
+        jg(no, T_NEAR);
+    };
+    if (b_pairs) {
+        Label lno;
+        unless_b_pair(lno);
+        gen_b_outer_pair(osA, row_disp);
+        jmp(lnext, T_NEAR);
+        L(lno);
+    }
     // Full tile: every position a value.
     lea(r14, ptr[rax + TA]);
     cmp(r14, qword[rsp + s_v0]);
@@ -2964,6 +2980,13 @@ void reorder_gen_t::gen_transpose() {
         add(rax, T);
         jmp(la, T_NEAR);
         L(laend);
+        if (b_pairs) {
+            // (the A tiles of this B step took two B tiles)
+            Label lone;
+            unless_b_pair(lone);
+            add(r15, T);
+            L(lone);
+        }
         add(r15, T);
         jmp(lb, T_NEAR);
         L(lbend);
@@ -3163,6 +3186,27 @@ void reorder_gen_t::f32_pair_tails(
         if (m == 0) continue;
         valignd(r, reg(a), reg(a), 16 - m); // lanes 0 .. m - 1: the second tile's last m
         f32_pair_masked(ptr[rdx + a * osA + 64 + 4 * (16 - m)], (1u << m) - 1, r);
+    }
+}
+
+// Near B src rows, B-outer (d_.b_outer_pair, see jit_b_outer_pairs): the
+// A tile at rax of B tiles r15 and r15 + 16, each a full 16x16 tile whose
+// dst rows are whole lines (streamed when the call's dst is aligned), so
+// that each visit of a dst row writes two adjacent lines; each tile
+// prefetches the same lines of the next pair's rows into L2 (twice the
+// single tiles' distance). rcx src tile, rdx dst tile.
+void reorder_gen_t::gen_b_outer_pair(int64_t osA, const std::function<int64_t(int)> &row_disp) {
+    for (int h = 0; h < 2; ++h) {
+        for (int b = 0; b < 16; ++b)
+            prefetcht1(ptr[rcx + row_disp(16 * h + b) + 2 * d_.pf_b]);
+        for (int b = 0; b < 16; ++b)
+            load_lanes(b, ptr[rcx + row_disp(16 * h + b)], nullptr, d_.sdt);
+        transpose_tile();
+        stores_streamed_or_cached(d_.nt && osA % 64 == 0, [&](bool stream, const Label &) {
+            for (int a = 0; a < 16; ++a)
+                stream ? vmovntps(ptr[rdx + a * osA + 64 * h], Zmm(a))
+                       : vmovups(ptr[rdx + a * osA + 64 * h], Zmm(a));
+        });
     }
 }
 
@@ -4112,6 +4156,30 @@ int64_t near_rows_prefetch(const jit_reorder_desc_t &d, const plan_t &p, const k
     return groups > 0 ? groups * 16 * row : 0;
 }
 
+// Near B src rows in B-outer order (d.b_outer) of streamed f32 bit copies
+// whose B src rows are 512 B to 1 KiB apart (nhwc -> nchw of 128 to 256
+// channels): two B tiles per A tile, so that each dst row gets two
+// adjacent lines per visit (the far-row pairs' idea, jit_far_rows_pair),
+// the next pair prefetched; the pair's src block (32 rows) stays within
+// L1's 32 KiB. Only where every call's A is whole tiles (A a multiple of
+// 16, nothing checked: no edge A tile, which would take one B tile).
+// Single-thread, % of a streaming copy, 5 interleaved runs, medians:
+// 16x256x64x64 74 -> 88, 16x128x64x128 76 -> 92, 16x192x64x64 90 -> 112;
+// two processes at once (both cores) 16x256x64x64 ~76 -> ~90. Lost:
+// rows further apart (C = 384: 80 -> 76, 512: 78 -> 73; C = 1024 even),
+// cached (2x256x64x64, 16 MB: 78 -> 67); C = 64 even (75 -> 79). Knob
+// RELAYOUT_JIT_BOUT_PAIR=0: off.
+bool b_outer_pairs(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
+    static const bool on = getenv_int("RELAYOUT_JIT_BOUT_PAIR", 1) != 0; // experiment knob
+    if (!on || !d.b_outer || !d.nt || !d.bit_copy || d.isa != cpu_isa_t::avx512_core) return false;
+    const kloop_t &A = kp.micro[0], &B = kp.micro[1];
+    for (int i = 0; i < p.ndims; ++i)
+        if (p.check[i]) return false;
+    const int64_t row = B.is * 4;
+    return row >= 512 && row <= 1024 && A.n % 16 == 0 && A.total % 16 == 0 && B.n >= 32
+           && fits32(2 * d.pf_b + 32 * row);
+}
+
 // The L2 prefetch distance of narrow rows (bytes; experiment knob
 // RELAYOUT_JIT_NARROW_PF, 0 = off). Src rows far apart (nchw -> nhwc:
 // each row a stream of its own along A, 32 or 64 of them at once) are
@@ -4863,6 +4931,7 @@ void jit_reorder_desc_init(
     if (jit_tiles_stream_from_l3(d, p)) d.nt = true;
     d.pf_b = near_rows_prefetch(d, p, kp);
     d.b_outer = d.pf_b != 0;
+    d.b_outer_pair = b_outer_pairs(d, p, kp);
     d.pf_row = far_rows_prefetch(d, p);
     d.nloops = (int)kp.loops.size();
     for (int l = 0; l < d.nloops; ++l) {

@@ -109,6 +109,9 @@ struct jit_reorder_desc_t {
     // distance of the L2 prefetch of each full tile's src rows (0: none).
     bool b_outer;
     int64_t pf_b;
+    // B-outer tiles two B tiles per A tile (each dst row two adjacent
+    // lines per visit). See b_outer_pairs in jit_reorder_kernel.cpp.
+    bool b_outer_pair;
     // Far B src rows of large 4-byte bit copies, B = 32 per call (see
     // jit_far_rows_pair): the byte distance of the L2 prefetch of each
     // full tile's src rows along A (0: none).
