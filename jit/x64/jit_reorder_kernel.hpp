@@ -57,6 +57,8 @@ struct jit_call_args_t {
     // call continues the previous one (the scratch holds its rows), bit 1:
     // the next call continues this one (leave the rows' tails there).
     // 0 is always correct (every call writes its partial lines).
+    // desc.f32_line_regs uses the first half, two rows' tails packed per
+    // 64 bytes.
     void *lines;
     int64_t lines_io;
 };
