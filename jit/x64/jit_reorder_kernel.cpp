@@ -1,7 +1,9 @@
 #include "jit/x64/jit_reorder_kernel.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <string>
 
@@ -531,6 +533,17 @@ private:
     void gen_ymm_b16_tile(int64_t osA, int64_t ssA, int64_t dsA);
     void gen_ymm_b16_outer();
     void gen_f32_line_pair(int64_t osA, const std::function<int64_t(int)> &row_disp);
+    void gen_f32_line_pair_regs(int64_t osA, const std::function<int64_t(int)> &row_disp);
+    std::array<int, 16> transpose_tile_pool(std::deque<int> &pool);
+    void gen_b_outer_pair(int64_t osA, const std::function<int64_t(int)> &row_disp);
+    void f32_pair_tile(int h, const std::function<int64_t(int)> &row_disp, bool transpose = true);
+    int f32_pair_lanes(int a) const;
+    void f32_pair_cached(int64_t osA, const std::function<int64_t(int)> &row_disp);
+    void f32_pair_heads_branch(const Label &whole, const Label &partial);
+    void f32_pair_masked(const Address &at, uint32_t mask, const Zmm &v);
+    void f32_pair_partial_heads(int64_t osA, const Zmm &r);
+    void f32_pair_tails(
+            int64_t osA, const Label &done, const std::function<Zmm(int)> &reg, const Zmm &r);
     void gen_ymm_f32_line_pair(int64_t osA);
     void ymm_line_rows(int p, int64_t osA, const Label &done);
     void ymm_copy_lanes(const RegExp &to, const RegExp &from, int lanes);
@@ -2795,9 +2808,28 @@ void reorder_gen_t::gen_transpose() {
     // 8x8 tiles: each dst row one whole line.
     if (d_.ymm_b16) tile_pair([&] { gen_ymm_b16_tile(osA, ssA, dsA); });
     // 16x16 tiles: whole dst lines streamed.
-    if (d_.f32_lines && z_) tile_pair([&] { gen_f32_line_pair(osA, row_disp); });
+    if (d_.f32_lines && z_)
+        tile_pair([&] {
+            d_.f32_line_regs ? gen_f32_line_pair_regs(osA, row_disp)
+                             : gen_f32_line_pair(osA, row_disp);
+        });
     // 8x16 tiles (AVX2): the same, lines of two ymm.
     if (d_.f32_lines && !z_) tile_pair([&] { gen_ymm_f32_line_pair(osA); });
+    // Near B src rows: two B tiles per A tile (b_outer_pairs) where the
+    // B step has two full tiles (to `no` otherwise).
+    const bool b_pairs = d_.b_outer_pair && TA == T && TB == T;
+    auto unless_b_pair = [&](const Label &no) {
+        lea(r14, ptr[r15 + 2 * T]);
+        cmp(r14, qword[rsp + s_v0 + 8]);
+        jg(no, T_NEAR);
+    };
+    if (b_pairs) {
+        Label lno;
+        unless_b_pair(lno);
+        gen_b_outer_pair(osA, row_disp);
+        jmp(lnext, T_NEAR);
+        L(lno);
+    }
     // Full tile: every position a value.
     lea(r14, ptr[rax + TA]);
     cmp(r14, qword[rsp + s_v0]);
@@ -2950,6 +2982,13 @@ void reorder_gen_t::gen_transpose() {
         add(rax, T);
         jmp(la, T_NEAR);
         L(laend);
+        if (b_pairs) {
+            // (the A tiles of this B step took two B tiles)
+            Label lone;
+            unless_b_pair(lone);
+            add(r15, T);
+            L(lone);
+        }
         add(r15, T);
         jmp(lb, T_NEAR);
         L(lbend);
@@ -3022,35 +3061,14 @@ void reorder_gen_t::gen_ymm_b16_tile(int64_t osA, int64_t ssA, int64_t dsA) {
 // prefetches its src rows as the full tiles do. rax a0, rcx src tile, rdx dst tile; r13, r14, k7,
 // zmm tb_ and tb_ + 1 are clobbered.
 void reorder_gen_t::gen_f32_line_pair(int64_t osA, const std::function<int64_t(int)> &row_disp) {
-    auto tile = [&](int h) {
-        if (d_.pf_row)
-            for (int b = 0; b < 16; ++b)
-                prefetcht1(ptr[rcx + row_disp(16 * h + b) + d_.pf_row]);
-        for (int b = 0; b < 16; ++b)
-            load_lanes(b, ptr[rcx + row_disp(16 * h + b)], nullptr, d_.sdt);
-        transpose_tile();
-    };
     const Zmm t(tb_), r(tb_ + 1);
-    auto lanes_of = [&](int a) { return (int)(((a * d_.os[0]) % 16 + 16) % 16); };
+    auto lanes_of = [&](int a) { return f32_pair_lanes(a); };
     auto first = [&](int a) { return ptr[rsp + buf_stage + 64 * a]; };
-    auto masked = [&](const Address &at, uint32_t mask, const Zmm &v) {
-        mov(r14d, mask);
-        kmovw(k7, r14d);
-        vmovups(at | k7, v);
-    };
     stores_streamed_or_cached(true, [&](bool stream, const Label &done) {
-        tile(0);
+        if (!stream) return f32_pair_cached(osA, row_disp);
+        f32_pair_tile(0, row_disp);
         for (int a = 0; a < 16; ++a)
             vmovups(first(a), Zmm(a));
-        if (!stream) {
-            tile(1);
-            for (int a = 0; a < 16; ++a) {
-                vmovups(t, first(a));
-                vmovups(ptr[rdx + a * osA], t);
-                vmovups(ptr[rdx + a * osA + 64], Zmm(a));
-            }
-            return;
-        }
         mov(r13, rax);
         shl(r13, 6);
         add(r13, qword[rsp + s_lines]);
@@ -3058,10 +3076,7 @@ void reorder_gen_t::gen_f32_line_pair(int64_t osA, const std::function<int64_t(i
         // previous row (a pair before, or the previous call's: lines_io
         // bit 0), else partial.
         Label lwhole, lpartial, lheads;
-        test(r15, r15);
-        jnz(lwhole, T_NEAR);
-        test(byte[rsp + s_lines_io], 1);
-        jz(lpartial, T_NEAR);
+        f32_pair_heads_branch(lwhole, lpartial);
         L(lwhole);
         for (int a = 0; a < 16; ++a) {
             const int m = lanes_of(a);
@@ -3071,14 +3086,9 @@ void reorder_gen_t::gen_f32_line_pair(int64_t osA, const std::function<int64_t(i
         }
         jmp(lheads, T_NEAR);
         L(lpartial);
-        for (int a = 0; a < 16; ++a) {
-            const int m = lanes_of(a);
-            if (m == 0) continue;
-            valignd(r, Zmm(a), Zmm(a), 16 - m); // lanes m .. 15: the first tile's first 16 - m
-            masked(ptr[rdx + a * osA - 4 * m], 0xffffu & ~((1u << m) - 1), r);
-        }
+        f32_pair_partial_heads(osA, r);
         L(lheads);
-        tile(1);
+        f32_pair_tile(1, row_disp);
         // Middle lines, and the second tile to the scratch.
         for (int a = 0; a < 16; ++a) {
             const int m = lanes_of(a);
@@ -3092,24 +3102,270 @@ void reorder_gen_t::gen_f32_line_pair(int64_t osA, const std::function<int64_t(i
             vmovntps(ptr[rdx + a * osA + 4 * (16 - m)], t);
             vmovups(ptr[r13 + 64 * a], Zmm(a));
         }
-        // Tail lines, partial: after the call's last pair unless the next
-        // call continues it (lines_io bit 1), and before single tiles.
-        Label ltail;
-        lea(r14, ptr[r15 + 64]);
-        cmp(r14, qword[rsp + s_v0 + 8]);
-        jle(done, T_NEAR); // another pair follows
-        lea(r14, ptr[r15 + 32]);
-        cmp(r14, qword[rsp + s_v0 + 8]);
-        jne(ltail, T_NEAR); // single tiles follow
-        test(byte[rsp + s_lines_io], 2);
-        jnz(done, T_NEAR);
-        L(ltail);
-        for (int a = 0; a < 16; ++a) {
-            const int m = lanes_of(a);
-            if (m == 0) continue;
-            valignd(r, Zmm(a), Zmm(a), 16 - m); // lanes 0 .. m - 1: the second tile's last m
-            masked(ptr[rdx + a * osA + 64 + 4 * (16 - m)], (1u << m) - 1, r);
+        f32_pair_tails(
+                osA, done, [](int a) { return Zmm(a); }, r);
+    });
+}
+
+// The first tile of a pair (h = 0) or the second: its src rows
+// prefetched along A (pf_row), loaded into zmm 0 .. 15 and transposed
+// (unless not `transpose`).
+void reorder_gen_t::f32_pair_tile(
+        int h, const std::function<int64_t(int)> &row_disp, bool transpose) {
+    if (d_.pf_row)
+        for (int b = 0; b < 16; ++b)
+            prefetcht1(ptr[rcx + row_disp(16 * h + b) + d_.pf_row]);
+    for (int b = 0; b < 16; ++b)
+        load_lanes(b, ptr[rcx + row_disp(16 * h + b)], nullptr, d_.sdt);
+    if (transpose) transpose_tile();
+}
+
+// Where row a of an f32 line pair's A tile starts in its line (lanes).
+int reorder_gen_t::f32_pair_lanes(int a) const {
+    return (int)(((a * d_.os[0]) % 16 + 16) % 16);
+}
+
+// A cached f32 line pair (the call's dst not aligned): the first tile's
+// rows wait on the stack, each dst row two 64-byte stores.
+void reorder_gen_t::f32_pair_cached(int64_t osA, const std::function<int64_t(int)> &row_disp) {
+    const Zmm t(tb_);
+    auto first = [&](int a) { return ptr[rsp + buf_stage + 64 * a]; };
+    f32_pair_tile(0, row_disp);
+    for (int a = 0; a < 16; ++a)
+        vmovups(first(a), Zmm(a));
+    f32_pair_tile(1, row_disp);
+    for (int a = 0; a < 16; ++a) {
+        vmovups(t, first(a));
+        vmovups(ptr[rdx + a * osA], t);
+        vmovups(ptr[rdx + a * osA + 64], Zmm(a));
+    }
+}
+
+// The heads of a streamed f32 line pair: to `whole` after a previous row
+// (a pair before in the call, or the previous call's: lines_io bit 0),
+// else to `partial`.
+void reorder_gen_t::f32_pair_heads_branch(const Label &whole, const Label &partial) {
+    test(r15, r15);
+    jnz(whole, T_NEAR);
+    test(byte[rsp + s_lines_io], 1);
+    jz(partial, T_NEAR);
+}
+
+// Masked cached store of v's lanes `mask` at the line's own address (k7).
+void reorder_gen_t::f32_pair_masked(const Address &at, uint32_t mask, const Zmm &v) {
+    mov(r14d, mask);
+    kmovw(k7, r14d);
+    vmovups(at | k7, v);
+}
+
+// Partial head lines from the first tile (zmm 0 .. 15): no previous row.
+void reorder_gen_t::f32_pair_partial_heads(int64_t osA, const Zmm &r) {
+    for (int a = 0; a < 16; ++a) {
+        const int m = f32_pair_lanes(a);
+        if (m == 0) continue;
+        valignd(r, Zmm(a), Zmm(a), 16 - m); // lanes m .. 15: the first tile's first 16 - m
+        f32_pair_masked(ptr[rdx + a * osA - 4 * m], 0xffffu & ~((1u << m) - 1), r);
+    }
+}
+
+// Tail lines, partial: after the call's last pair unless the next call
+// continues it (lines_io bit 1), and before single tiles; the second
+// tile's row a in reg(a).
+void reorder_gen_t::f32_pair_tails(
+        int64_t osA, const Label &done, const std::function<Zmm(int)> &reg, const Zmm &r) {
+    Label ltail;
+    lea(r14, ptr[r15 + 64]);
+    cmp(r14, qword[rsp + s_v0 + 8]);
+    jle(done, T_NEAR); // another pair follows
+    lea(r14, ptr[r15 + 32]);
+    cmp(r14, qword[rsp + s_v0 + 8]);
+    jne(ltail, T_NEAR); // single tiles follow
+    test(byte[rsp + s_lines_io], 2);
+    jnz(done, T_NEAR);
+    L(ltail);
+    for (int a = 0; a < 16; ++a) {
+        const int m = f32_pair_lanes(a);
+        if (m == 0) continue;
+        valignd(r, reg(a), reg(a), 16 - m); // lanes 0 .. m - 1: the second tile's last m
+        f32_pair_masked(ptr[rdx + a * osA + 64 + 4 * (16 - m)], (1u << m) - 1, r);
+    }
+}
+
+// Near B src rows, B-outer (d_.b_outer_pair, see jit_b_outer_pairs): the
+// A tile at rax of B tiles r15 and r15 + 16, each a full 16x16 tile whose
+// dst rows are whole lines (streamed when the call's dst is aligned), so
+// that each visit of a dst row writes two adjacent lines; each tile
+// prefetches the same lines of the next pair's rows into L2 (twice the
+// single tiles' distance). rcx src tile, rdx dst tile.
+void reorder_gen_t::gen_b_outer_pair(int64_t osA, const std::function<int64_t(int)> &row_disp) {
+    for (int h = 0; h < 2; ++h) {
+        for (int b = 0; b < 16; ++b)
+            prefetcht1(ptr[rcx + row_disp(16 * h + b) + 2 * d_.pf_b]);
+        for (int b = 0; b < 16; ++b)
+            load_lanes(b, ptr[rcx + row_disp(16 * h + b)], nullptr, d_.sdt);
+        transpose_tile();
+        stores_streamed_or_cached(d_.nt && osA % 64 == 0, [&](bool stream, const Label &) {
+            for (int a = 0; a < 16; ++a)
+                stream ? vmovntps(ptr[rdx + a * osA + 64 * h], Zmm(a))
+                       : vmovups(ptr[rdx + a * osA + 64 * h], Zmm(a));
+        });
+    }
+}
+
+// The 16x16 tile transpose of transpose_tile_body (zmm r = src row r in,
+// zmm map[a] = dst row a out) with its temporaries taken from `pool` (at
+// least 4 registers) instead of zmm 16 .. 31: each step's outputs go to
+// free registers and its inputs are freed after it. `pool` holds the
+// free registers after.
+std::array<int, 16> reorder_gen_t::transpose_tile_pool(std::deque<int> &pool) {
+    auto take = [&]() {
+        const int r = pool.front();
+        pool.pop_front();
+        return r;
+    };
+    std::array<int, 16> in, s, o, out;
+    for (int i = 0; i < 16; ++i)
+        in[i] = i;
+    for (int i = 0; i < 8; ++i) {
+        s[2 * i] = take();
+        s[2 * i + 1] = take();
+        vunpcklps(Zmm(s[2 * i]), Zmm(in[2 * i]), Zmm(in[2 * i + 1]));
+        vunpckhps(Zmm(s[2 * i + 1]), Zmm(in[2 * i]), Zmm(in[2 * i + 1]));
+        pool.push_back(in[2 * i]);
+        pool.push_back(in[2 * i + 1]);
+    }
+    for (int k = 0; k < 4; ++k) {
+        const int t = 4 * k;
+        for (int j = 0; j < 4; ++j)
+            o[t + j] = take();
+        vshufps(Zmm(o[t + 0]), Zmm(s[t]), Zmm(s[t + 2]), 0x44);
+        vshufps(Zmm(o[t + 1]), Zmm(s[t]), Zmm(s[t + 2]), 0xEE);
+        vshufps(Zmm(o[t + 2]), Zmm(s[t + 1]), Zmm(s[t + 3]), 0x44);
+        vshufps(Zmm(o[t + 3]), Zmm(s[t + 1]), Zmm(s[t + 3]), 0xEE);
+        for (int j = 0; j < 4; ++j)
+            pool.push_back(s[t + j]);
+    }
+    for (int c = 0; c < 4; ++c) {
+        int x[4];
+        for (int j = 0; j < 4; ++j)
+            x[j] = take();
+        vshuff32x4(Zmm(x[0]), Zmm(o[c]), Zmm(o[4 + c]), 0x88);
+        vshuff32x4(Zmm(x[1]), Zmm(o[c]), Zmm(o[4 + c]), 0xDD);
+        vshuff32x4(Zmm(x[2]), Zmm(o[8 + c]), Zmm(o[12 + c]), 0x88);
+        vshuff32x4(Zmm(x[3]), Zmm(o[8 + c]), Zmm(o[12 + c]), 0xDD);
+        for (int j = 0; j < 4; ++j)
+            pool.push_back(o[4 * j + c]);
+        for (int j = 0; j < 4; ++j)
+            out[4 * j + c] = take();
+        vshuff32x4(Zmm(out[c]), Zmm(x[0]), Zmm(x[2]), 0x88);
+        vshuff32x4(Zmm(out[8 + c]), Zmm(x[0]), Zmm(x[2]), 0xDD);
+        vshuff32x4(Zmm(out[4 + c]), Zmm(x[1]), Zmm(x[3]), 0x88);
+        vshuff32x4(Zmm(out[12 + c]), Zmm(x[1]), Zmm(x[3]), 0xDD);
+        for (int j = 0; j < 4; ++j)
+            pool.push_back(x[j]);
+    }
+    return out;
+}
+
+// The f32 line pairs of gen_f32_line_pair with every streamed line
+// assembled in registers (d_.f32_line_regs, see jit_f32_line_regs). Rows
+// a and 16 - a of an A tile start m and 16 - m lanes into a line (m = a *
+// os[0] mod 16; 0 and 0, or 8 and 8), so the lanes of the first tile that
+// their middle lines need (row a's last m, row 16 - a's last 16 - m) fill
+// one register together: p = row 16 - a rotated down by m, its top m
+// lanes row a's (k7). The 7 such registers (and row 8's, m = 8) stay in
+// zmm 24 .. 31 through the second tile, transposed with zmm 16 .. 23 as
+// temporaries (transpose_tile_pool); the carried rows go to the scratch
+// packed the same way (32 bytes per A position: lines + 32 * rax, slot
+// a - 1 of the pair, 7 for row 8) and are read back by the next pair's
+// heads, the rotated row serving both its head (middle) line and the
+// packed register. Rows of m = 0 are whole lines. Per pair of rows two
+// valignd, as before, and four masked moves; no stack rows, half the
+// scratch. The cached version (calls not aligned) is gen_f32_line_pair's.
+void reorder_gen_t::gen_f32_line_pair_regs(
+        int64_t osA, const std::function<int64_t(int)> &row_disp) {
+    auto top_lanes = [&](int m) { // k7: lanes 16 - m .. 15
+        mov(r14d, (0xffffu << (16 - m)) & 0xffffu);
+        kmovw(k7, r14d);
+    };
+    // The groups: row a (1 .. 7) and its partner 16 - a, or row 8 alone
+    // (partner -1); slot a - 1 of the packed registers and the scratch.
+    struct group_t {
+        int a, b, m, slot;
+    };
+    std::vector<group_t> groups;
+    for (int a = 1; a <= 8; ++a) {
+        const int m = f32_pair_lanes(a);
+        if (m != 0) groups.push_back({ a, a == 8 ? -1 : 16 - a, m, a - 1 });
+    }
+    auto whole = [&](int a) { return f32_pair_lanes(a) == 0; };
+    auto packed = [&](const group_t &g) { return Zmm(24 + g.slot); };
+    // The first tile's lanes of the middle lines (k7 set when `masked`).
+    auto pack = [&](const group_t &g, bool rotated) {
+        if (g.b < 0) return vmovaps(packed(g), Zmm(g.a));
+        if (!rotated) {
+            valignd(packed(g), Zmm(g.b), Zmm(g.b), g.m);
+            top_lanes(g.m);
         }
+        vmovdqa32(packed(g) | k7, Zmm(g.a));
+    };
+    stores_streamed_or_cached(true, [&](bool stream, const Label &done) {
+        if (!stream) return f32_pair_cached(osA, row_disp);
+        f32_pair_tile(0, row_disp);
+        mov(r13, rax);
+        shl(r13, 5);
+        add(r13, qword[rsp + s_lines]);
+        const Zmm c(16), t(17);
+        Label lwhole, lpartial, lheads;
+        f32_pair_heads_branch(lwhole, lpartial);
+        L(lwhole);
+        for (const group_t &g : groups) {
+            vmovups(c, ptr[r13 + 64 * g.slot]);
+            valignd(t, Zmm(g.a), c, 16 - g.m); // row a: its carried m lanes first
+            vmovntps(ptr[rdx + g.a * osA - 4 * g.m], t);
+            if (g.b < 0) {
+                pack(g, false);
+                continue;
+            }
+            valignd(packed(g), Zmm(g.b), Zmm(g.b), g.m);
+            top_lanes(g.m);
+            vmovdqa32(c | k7, packed(g)); // row 16 - a: after its carried 16 - m lanes
+            vmovntps(ptr[rdx + g.b * osA - 4 * (16 - g.m)], c);
+            pack(g, true);
+        }
+        jmp(lheads, T_NEAR);
+        L(lpartial);
+        f32_pair_partial_heads(osA, t);
+        for (const group_t &g : groups)
+            pack(g, false);
+        L(lheads);
+        for (int a = 0; a < 16; ++a)
+            if (whole(a)) vmovntps(ptr[rdx + a * osA], Zmm(a));
+        f32_pair_tile(1, row_disp, false);
+        std::deque<int> pool;
+        for (int r = 16; r < 24; ++r)
+            pool.push_back(r);
+        const std::array<int, 16> z = transpose_tile_pool(pool);
+        const Zmm u(pool[0]), v(pool[1]);
+        // Middle lines, and the carried rows to the scratch.
+        for (const group_t &g : groups) {
+            valignd(u, Zmm(z[g.a]), packed(g), 16 - g.m);
+            vmovntps(ptr[rdx + g.a * osA + 4 * (16 - g.m)], u);
+            if (g.b < 0) {
+                vmovups(ptr[r13 + 64 * g.slot], Zmm(z[g.a]));
+                continue;
+            }
+            valignd(v, Zmm(z[g.b]), Zmm(z[g.b]), g.m);
+            top_lanes(g.m);
+            vmovdqa32(packed(g) | k7, v);
+            vmovntps(ptr[rdx + g.b * osA + 4 * g.m], packed(g));
+            vmovdqa32(v | k7, Zmm(z[g.a]));
+            vmovups(ptr[r13 + 64 * g.slot], v);
+        }
+        for (int a = 0; a < 16; ++a)
+            if (whole(a)) vmovntps(ptr[rdx + a * osA + 64], Zmm(z[a]));
+        f32_pair_tails(
+                osA, done, [&](int a) { return Zmm(z[a]); }, u);
     });
 }
 
@@ -3934,6 +4190,30 @@ int64_t near_rows_prefetch(const jit_reorder_desc_t &d, const plan_t &p, const k
     return groups > 0 ? groups * 16 * row : 0;
 }
 
+// Near B src rows in B-outer order (d.b_outer) of streamed f32 bit copies
+// whose B src rows are 512 B to 1 KiB apart (nhwc -> nchw of 128 to 256
+// channels): two B tiles per A tile, so that each dst row gets two
+// adjacent lines per visit (the far-row pairs' idea, jit_far_rows_pair),
+// the next pair prefetched; the pair's src block (32 rows) stays within
+// L1's 32 KiB. Only where every call's A is whole tiles (A a multiple of
+// 16, nothing checked: no edge A tile, which would take one B tile).
+// Single-thread, % of a streaming copy, 5 interleaved runs, medians:
+// 16x256x64x64 74 -> 88, 16x128x64x128 76 -> 92, 16x192x64x64 90 -> 112;
+// two processes at once (both cores) 16x256x64x64 ~76 -> ~90. Lost:
+// rows further apart (C = 384: 80 -> 76, 512: 78 -> 73; C = 1024 even),
+// cached (2x256x64x64, 16 MB: 78 -> 67); C = 64 even (75 -> 79). Knob
+// RELAYOUT_JIT_BOUT_PAIR=0: off.
+bool b_outer_pairs(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
+    static const bool on = getenv_int("RELAYOUT_JIT_BOUT_PAIR", 1) != 0; // experiment knob
+    if (!on || !d.b_outer || !d.nt || !d.bit_copy || d.isa != cpu_isa_t::avx512_core) return false;
+    const kloop_t &A = kp.micro[0], &B = kp.micro[1];
+    for (int i = 0; i < p.ndims; ++i)
+        if (p.check[i]) return false;
+    const int64_t row = B.is * 4;
+    return row >= 512 && row <= 1024 && A.n % 16 == 0 && A.total % 16 == 0 && B.n >= 32
+           && fits32(2 * d.pf_b + 32 * row);
+}
+
 // The L2 prefetch distance of narrow rows (bytes; experiment knob
 // RELAYOUT_JIT_NARROW_PF, 0 = off). Src rows far apart (nchw -> nhwc:
 // each row a stream of its own along A, 32 or 64 of them at once) are
@@ -4595,6 +4875,13 @@ bool jit_f32_line_pairs(const jit_reorder_desc_t &d) {
            && fits32(64 * d.n[0]);
 }
 
+// ab -> ba 8191 x 8192: the line pairs' rows in registers (see
+// gen_f32_line_pair_regs).
+bool jit_f32_line_regs(const jit_reorder_desc_t &d) {
+    static const bool on = getenv_int("RELAYOUT_JIT_F32_LINE_REGS", 1) != 0; // experiment knob
+    return on && d.isa == cpu_isa_t::avx512_core;
+}
+
 // ab -> ba 8191 x 8192 under the AVX2 cap (cached 8x8 tiles: half lines,
 // each read for ownership). Single-thread, best of 5 interleaved, % of a
 // streaming copy: 8191 x 8192 21 -> 47, 8190 x 8192 22 -> 45, 4095 x 4096
@@ -4746,6 +5033,7 @@ void jit_reorder_desc_init(
     if (jit_tiles_stream_from_l3(d, p)) d.nt = true;
     d.pf_b = near_rows_prefetch(d, p, kp);
     d.b_outer = d.pf_b != 0;
+    d.b_outer_pair = b_outer_pairs(d, p, kp);
     d.pf_row = far_rows_prefetch(d, p);
     d.nloops = (int)kp.loops.size();
     for (int l = 0; l < d.nloops; ++l) {
@@ -4810,6 +5098,7 @@ void jit_reorder_desc_init(
     d.ymm_b16_pf = jit_ymm_b16_near_rows(d, kp);
     d.byte_pfw = jit_byte_dst_prefetch(d, p);
     d.f32_lines = jit_f32_line_pairs(d);
+    d.f32_line_regs = d.f32_lines && jit_f32_line_regs(d);
     if (jit_ymm_f32_line_pairs(d, isa, nt_lines)) d.f32_lines = d.nt = true;
     d.ymm_small = jit_ymm_small_tiles(d, isa);
     d.ymm_narrow = jit_ymm_narrow_rows(d, isa);

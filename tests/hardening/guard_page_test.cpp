@@ -339,6 +339,18 @@ std::vector<problem_t> problems() {
             [] {
                 return memory::desc({ 1024, 528, 4, 4 }, dt::f32, tag::oihw);
             });
+    // f32 line pairs (jit_f32_line_pairs, the rows assembled in registers:
+    // jit_f32_line_regs; streamed, dst rows 3001 elements apart): the last
+    // A row ends flush against the dst's guard page, its last call of 25 B
+    // lanes (single tiles) after 93 pairs whose tails it continues.
+    add(
+            "ab_to_ba_f32_line_pairs",
+            [] {
+                return memory::desc({ 3001, 2200 }, dt::f32, tag::ab);
+            },
+            [] {
+                return memory::desc({ 3001, 2200 }, dt::f32, tag::ba);
+            });
     // strided src / dst (gaps)
     add(
             "strided_gaps",

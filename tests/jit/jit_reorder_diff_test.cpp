@@ -2142,6 +2142,88 @@ TEST(jit_reorder, YmmF32LinePairs) {
         }
 }
 
+// The AVX-512 f32 line pairs with their lines assembled in registers
+// (jit_f32_line_regs: rows a and 16 - a packed into one register, the
+// carried rows packed into the scratch): dst rows 2096 + k elements apart
+// for k = 1 .. 15 give every misalignment m = a * k mod 16 (odd k: every
+// m once, row 8 alone with m = 8; even k: rows of m = 0, whole lines,
+// among them); A of 3100 (a call of 2048 positions, one of 1052: its
+// last A tile 12 rows, the edge tiles) and B of 2085 (65 whole pairs
+// carried from call to call, then a call of 5 lanes: single tiles, the
+// tails before them). k = 24 (m as for 8) in two batches, the second 3
+// elements off a line: the cached pairs. Bit-exact on both ISAs (AVX2:
+// its own pairs); the desc takes the register pairs on AVX-512 exactly
+// where it takes the line pairs.
+TEST(jit_reorder, F32LinePairRegs) {
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (dim_t k : { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 24 }) {
+            if (isa == cpu_isa_t::avx2 && k % 4 != 1) continue;
+            const dim_t B = 2085, A = 3100, P = 2096 + k;
+            jit_case_t c = jit_case_t::of({ B, A }, relayout_f32, relayout_f32, "", "");
+            c.sstrides = { A + 3, 1 };
+            c.dstrides = { 1, P };
+            if (k == 24) { // two batches, the second 3 elements off a line
+                c.dims = { 2, B, A };
+                c.sstrides = { B * (A + 3), A + 3, 1 };
+                c.dstrides = { A * P + 3, 1, P };
+            }
+            EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+            const x64::jit_reorder_desc_t d = desc_of(c, isa);
+            const bool z = isa == cpu_isa_t::avx512_core;
+            EXPECT_EQ(d.f32_lines, true) << c.str();
+            EXPECT_EQ(d.f32_line_regs, z) << c.str();
+            ++n;
+        }
+    }
+    if (n == 0) GTEST_SKIP() << "no AVX2";
+}
+
+// Large f32 nhwc -> nchw in B-outer order (NearSrcRowsBOuterPrefetch)
+// with two B tiles per A tile where the B src rows are 512 B to 1 KiB
+// apart and every call's A is whole tiles (b_outer_pairs): C = 128, 192,
+// 256, streamed (planes of whole lines: 48 x 65 leaves a lone last B tile
+// of each image) and cached (63 x 65: dst rows not whole lines apart,
+// each image's last call 127 lanes: a lone full tile and an edge tile);
+// a second image 3 elements off a line (its calls' pairs cached); not
+// 512 channels (rows 2 KiB apart), 200 (an A edge tile) or on AVX2; a
+// conversion (a per-channel scale) runs its own tiles. Bit-exact.
+TEST(jit_reorder, NearSrcRowsBOuterPairs) {
+    struct pair_case_t {
+        std::vector<dim_t> dims;
+        bool rule;
+        int mask = -1;
+        bool offset = false;
+    };
+    const std::vector<pair_case_t> cases = {
+        { { 16, 256, 48, 65 }, true }, // streamed, a lone last B tile
+        { { 16, 256, 63, 65 }, true }, // dst rows not lines apart: cached
+        { { 24, 128, 64, 64 }, true }, // streamed
+        { { 16, 192, 48, 65 }, true }, // streamed
+        { { 16, 256, 48, 65 }, true, -1, true },
+        { { 4, 512, 64, 64 }, false },
+        { { 16, 200, 64, 64 }, false },
+        { { 16, 256, 63, 65 }, false, 1 },
+    };
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (const pair_case_t &pc : cases) {
+            jit_case_t c = jit_case_t::of(pc.dims, relayout_f32, relayout_f32, "nhwc", "nchw");
+            c.src_scale_mask = pc.mask;
+            if (pc.offset) { // the second image's dst 3 elements off a line
+                const dim_t C = pc.dims[1], H = pc.dims[2], W = pc.dims[3];
+                c.sstrides = { H * W * C, 1, W * C, C };
+                c.dstrides = { C * H * W + 3, H * W, W, 1 };
+            }
+            EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+            if (pc.mask < 0) // (desc_of plans without the attributes)
+                EXPECT_EQ(desc_of(c, isa).b_outer_pair, pc.rule && isa == cpu_isa_t::avx512_core)
+                        << c.str();
+        }
+    }
+}
+
 // Interleaves whose call covers a row of 64 lanes (4i16o4i: 16 o x 4 i) on
 // AVX-512 run the four 16-lane tiles of the row unrolled ("row tiles");
 // s8 / u8 dsts of scales constant along A convert each src row first and
