@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "common/utils.hpp"
 #include "md/data_type.hpp"
 
 namespace relayout {
@@ -158,10 +159,6 @@ tile_t pick_tile(const plan_t &p) {
     return t;
 }
 
-int64_t ceil_div(int64_t a, int64_t b) {
-    return (a + b - 1) / b;
-}
-
 size_t scale_table_bytes(const plan_t &p, const attr_t &attr) {
     size_t n = 0;
     if (p.src_scale_mask >= 0) n += attr.src_scales.values.size();
@@ -257,8 +254,8 @@ status_t gen_plan_kernel(const plan_t &p, kernel_source_t *out, const attr_t &at
     int64_t rest = 1;
     for (int k = 0; k + 1 < K; ++k)
         if (!tiled || k != tl.a) rest *= p.nodes[k].n;
-    const int64_t nta = tiled ? ceil_div(p.nodes[tl.a].n, tl.ta) : inner_n;
-    const int64_t ntb = tiled ? ceil_div(inner_n, tl.tb) : 1;
+    const int64_t nta = tiled ? div_up<int64_t>(p.nodes[tl.a].n, tl.ta) : inner_n;
+    const int64_t ntb = tiled ? div_up<int64_t>(inner_n, tl.tb) : 1;
     const std::string g0 = tiled ? "ta" : "i" + std::to_string(K > 0 ? K - 1 : 0);
     os << "    const long " << g0 << " = get_global_id(0);\n"
        << "    long r = get_global_id(1);\n"
@@ -390,12 +387,12 @@ status_t gen_plan_kernel(const plan_t &p, kernel_source_t *out, const attr_t &at
                << tl.tb << ");\n";
         const std::string ja_end = tail_a ? "la" : std::to_string(tl.ta);
         const std::string jb_end = tail_b ? "lb" : std::to_string(tl.tb);
-        const std::string ia = "    const long " + a + " = ta * " + std::to_string(tl.ta)
+        const std::string ia = "            const long " + a + " = ta * " + std::to_string(tl.ta)
                                + " + ja, " + b + " = tb * " + std::to_string(tl.tb) + " + jb;\n";
         os << "    " << (p.bit_copy ? st : "float") << " t[" << tl.tb << "][" << tl.ta << "];\n"
            << "    for (int jb = 0; jb < " << jb_end << "; ++jb) {\n"
            << "        for (int ja = 0; ja < " << ja_end << "; ++ja) {\n"
-           << "    " << ia;
+           << ia;
         if (any_check)
             os << positions("            ") << "            if (" << beyond << ") continue;\n";
         os << "            const long soff = " << soff << ";\n"
@@ -403,7 +400,7 @@ status_t gen_plan_kernel(const plan_t &p, kernel_source_t *out, const attr_t &at
            << "        }\n    }\n"
            << "    for (int ja = 0; ja < " << ja_end << "; ++ja) {\n"
            << "        for (int jb = 0; jb < " << jb_end << "; ++jb) {\n"
-           << "    " << ia << store_position("            ", "t[jb][ja]", "continue;")
+           << ia << store_position("            ", "t[jb][ja]", "continue;")
            << "        }\n    }\n";
     }
     os << "}\n";
