@@ -4490,15 +4490,19 @@ bool jit_fence_in_driver(const jit_reorder_desc_t &d) {
 // reads its 16 o from one src line, the call is 4 whole 16 x 16 tiles
 // whose dst rows are whole lines, streamed, with the next src block
 // prefetched (jit_flat_b_prefetch_ahead).
-dim_t jit_flat_b_lanes(const jit_reorder_desc_t &d) {
-    if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::interleave) return 0;
+namespace {
+
+// The shapes the flattened interleave lanes take, on either ISA: f32
+// bit-copy lanes of 16 src-contiguous rows whose in-block positions
+// continue in the dst, streamed (`nt`; in the caches they were even or
+// lost, single-thread, % of a copy, 512x512x2x2 75-77 -> 69-75,
+// 1024x1024x2x2 71-80 -> 71-76), at most flat_unrolled_tiles tiles.
+dim_t flat_b_lanes_shape(const jit_reorder_desc_t &d, bool nt) {
+    if (d.strategy != kernel_strategy_t::interleave) return 0;
     if (!d.bit_copy || d.byte_tile || d.in_n < 2 || d.comp_lanes || d.beta != 0.f) return 0;
     if (data_type_size(d.sdt) != 4 || data_type_size(d.ddt) != 4) return 0;
     if (d.n[0] != 16 || d.is[0] != 1 || d.os[1] != d.in_n) return 0;
-    // Streamed only: in the caches they were even or lost (single-thread,
-    // % of a copy, 512x512x2x2 75-77 -> 69-75, 1024x1024x2x2 71-80 ->
-    // 71-76).
-    if (!d.nt) return 0;
+    if (!nt) return 0;
     const dim_t flat = d.n[1] * d.in_n;
     if (flat % 16 != 0 || flat > 16 * flat_unrolled_tiles) return 0;
     std::vector<std::pair<dim_t, dim_t>> lv{ { 1, 16 }, { d.is[1], d.n[1] }, { d.in_is, d.in_n } };
@@ -4507,9 +4511,16 @@ dim_t jit_flat_b_lanes(const jit_reorder_desc_t &d) {
     return flat;
 }
 
-// AVX2: the same lanes (the shapes jit_flat_b_lanes takes, asked for
-// with the AVX2 tiles' streaming decision before the ymm lines rule,
-// `nt_lines`) as the AVX2 flattened short-B tiles take them
+} // namespace
+
+dim_t jit_flat_b_lanes(const jit_reorder_desc_t &d) {
+    if (d.isa != cpu_isa_t::avx512_core) return 0;
+    return flat_b_lanes_shape(d, d.nt);
+}
+
+// AVX2: the same lanes (flat_b_lanes_shape, with the AVX2 tiles'
+// streaming decision before the ymm lines rule, `nt_lines`) as the AVX2
+// flattened short-B tiles take them
 // (gen_transpose_flat_b: each 16 lanes two 8x16 tile pairs, each dst row
 // a whole line of two back-to-back stores). Single-thread, best of 5
 // interleaved, % of a copy: 2048x2048x2x2 45 -> 86 (without the prefetch
@@ -4519,10 +4530,7 @@ namespace {
 dim_t jit_ymm_flat_b_lanes(const jit_reorder_desc_t &d, bool nt_lines) {
     static const bool on = getenv_int("RELAYOUT_JIT_AVX2_FLAT_LANES", 1) != 0; // experiment knob
     if (!on || d.isa != cpu_isa_t::avx2) return 0;
-    jit_reorder_desc_t z = d;
-    z.isa = cpu_isa_t::avx512_core;
-    z.nt = nt_lines;
-    return jit_flat_b_lanes(z);
+    return flat_b_lanes_shape(d, nt_lines);
 }
 
 } // namespace

@@ -285,7 +285,7 @@ bool jit_fence_in_driver(const jit_reorder_desc_t &d);
 // lanes (B under its folded level, 2x2 weights to plain: 16 i x 4 hw) are
 // dst-contiguous, A a whole tile of src lines, a dense src per call and a
 // multiple of 16 lanes, streamed: the lanes flattened as whole tiles
-// (AVX2: the same lanes and shapes, see jit_ymm_flat_b_lanes in the .cpp;
+// (AVX2: the same shapes, flat_b_lanes_shape, see jit_ymm_flat_b_lanes;
 // knob RELAYOUT_JIT_AVX2_FLAT_LANES=0: off).
 dim_t jit_flat_b_lanes(const jit_reorder_desc_t &d);
 
