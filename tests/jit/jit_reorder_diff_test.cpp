@@ -787,6 +787,23 @@ TEST(jit_reorder, NearSrcRowsBOuterPrefetch) {
     }
 }
 
+// The kernel desc the JIT builds for `c` at `isa` (its plan-level choices).
+x64::jit_reorder_desc_t desc_of(const jit_case_t &c, cpu_isa_t isa) {
+    x64::jit_reorder_desc_t d;
+    std::memset(&d, 0, sizeof(d));
+    memory_desc_t smd, dmd;
+    plan_t p;
+    kernel_plan_t kp;
+    if (make_md(smd, c, true) != status_t::success || make_md(dmd, c, false) != status_t::success
+            || plan_create(p, smd, dmd, attr_t()) != status_t::success
+            || kernel_plan_create(kp, p, x64::jit_plan_params(isa, p)) != status_t::success) {
+        ADD_FAILURE() << c.str() << ": no plan";
+        return d;
+    }
+    x64::jit_reorder_desc_init(d, isa, p, kp);
+    return d;
+}
+
 // Destinations beyond the non-temporal threshold take the streaming-store
 // path of the transpose tiles (aligned calls) and the cached one (others).
 TEST(jit_reorder, LargeNonTemporal) {
@@ -812,6 +829,15 @@ TEST(jit_reorder, LargeNonTemporal) {
         EXPECT_TRUE(run_jit_case(c, isa));
         c.src_scale_mask = 0;
         EXPECT_TRUE(run_jit_case(c, isa));
+        // Narrower srcs widen their 8 lanes from half-width loads (bf16,
+        // s8, f16: the ymm loads of the 8-row tile, not masked zmm ones).
+        for (data_type_t s : { relayout_bf16, relayout_s8, relayout_f16 }) {
+            c.sdt = s;
+            EXPECT_TRUE(run_jit_case(c, isa));
+            if (isa == cpu_isa_t::avx512_core)
+                EXPECT_EQ(desc_of(c, isa).isa, cpu_isa_t::avx512_core) << c.str();
+        }
+        c.sdt = relayout_f32;
         c.src_scale_mask = -1;
         c.dims = { 4, 67, 250, 161 };
         c.stag = "nchw";
@@ -854,22 +880,6 @@ TEST(jit_reorder, LargeUnalignedBakedLoops) {
     }
 }
 
-// The kernel desc the JIT builds for `c` at `isa` (its plan-level choices).
-x64::jit_reorder_desc_t desc_of(const jit_case_t &c, cpu_isa_t isa) {
-    x64::jit_reorder_desc_t d;
-    std::memset(&d, 0, sizeof(d));
-    memory_desc_t smd, dmd;
-    plan_t p;
-    kernel_plan_t kp;
-    if (make_md(smd, c, true) != status_t::success || make_md(dmd, c, false) != status_t::success
-            || plan_create(p, smd, dmd, attr_t()) != status_t::success
-            || kernel_plan_create(kp, p, x64::jit_plan_params(isa, p)) != status_t::success) {
-        ADD_FAILURE() << c.str() << ": no plan";
-        return d;
-    }
-    x64::jit_reorder_desc_init(d, isa, p, kp);
-    return d;
-}
 dim_t pf(const jit_case_t &c, cpu_isa_t isa) {
     return desc_of(c, isa).pf_ahead;
 }
