@@ -1,10 +1,9 @@
 #include "npu/npu_pack.hpp"
 
+#include <algorithm>
 #include <cstring>
 
-#include <oneapi/tbb/blocked_range.h>
-#include <oneapi/tbb/parallel_for.h>
-
+#include "common/threading.hpp"
 #include "npu/npu_utils.hpp"
 
 namespace relayout {
@@ -68,20 +67,26 @@ status_t repack(const npu_sys_desc_t &src, const void *src_ptr, size_t src_bytes
     const size_t sd = (size_t)dt_size(src.data_type);
     // Dummy slots of a packed destination: batches N .. round_up(N, k).
     const int64_t n_all = round_up(N, pack_factor(dst.storage));
-    tbb::parallel_for(
-            tbb::blocked_range<int64_t>(0, n_all * C), [&](const tbb::blocked_range<int64_t> &r) {
-                for (int64_t nc = r.begin(); nc != r.end(); ++nc) {
-                    const int64_t n = nc / C, c = nc % C;
-                    for (int64_t h = 0; h < H; ++h)
-                        for (int64_t w = 0; w < W; ++w) {
-                            uint8_t *to = d + sys_element_offset(dst, n, c, h, w);
-                            if (n < N)
-                                std::memcpy(to, s + sys_element_offset(src, n, c, h, w), sd);
-                            else
-                                std::memset(to, 0, sd);
-                        }
+    // Planes of (n, c) split statically over the library's threads; small
+    // tensors stay on the caller's.
+    const int64_t planes = n_all * C;
+    const int nthr =
+            planes * H * W < (int64_t(1) << 14) ? 1 : (int)std::min<int64_t>(planes, max_threads());
+    parallel(nthr, [&](int ithr, int n_thr) {
+        int64_t p0, p1;
+        balance211(planes, n_thr, ithr, p0, p1);
+        for (int64_t nc = p0; nc < p1; ++nc) {
+            const int64_t n = nc / C, c = nc % C;
+            for (int64_t h = 0; h < H; ++h)
+                for (int64_t w = 0; w < W; ++w) {
+                    uint8_t *to = d + sys_element_offset(dst, n, c, h, w);
+                    if (n < N)
+                        std::memcpy(to, s + sys_element_offset(src, n, c, h, w), sd);
+                    else
+                        std::memset(to, 0, sd);
                 }
-            });
+        }
+    });
     return status_t::success;
 }
 

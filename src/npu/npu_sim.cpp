@@ -5,11 +5,7 @@
 #include <cstring>
 #include <new>
 
-#include <oneapi/tbb/blocked_range.h>
-#include <oneapi/tbb/parallel_for.h>
-#include <oneapi/tbb/partitioner.h>
-#include <oneapi/tbb/task_arena.h>
-
+#include "common/threading.hpp"
 #include "npu/npu_desc.hpp"
 
 namespace relayout {
@@ -153,18 +149,19 @@ void npu_sim_t::run(const dma_cmd_t &c, uint8_t *sys) {
                 fn(ch);
             return;
         }
-        const int groups = std::max(1, std::min(X, 2 * tbb::this_task_arena::max_concurrency()));
-        const int grain = (X + groups - 1) / groups;
-        tbb::parallel_for(
-                tbb::blocked_range<int>(0, X, grain),
-                [&](const tbb::blocked_range<int> &r) {
-                    for (int lane = r.begin(); lane != r.end(); ++lane) {
-                        int64_t ch = ((lane - part_npu) % X + X) % X;
-                        for (; ch < C; ch += X)
-                            fn(ch);
-                    }
-                },
-                tbb::simple_partitioner());
+        // A static balanced split of the lanes over the library's threads
+        // (common/threading: RELAYOUT_NUM_THREADS applies, and
+        // ThreadSanitizer builds see the split).
+        const int nthr = std::max(1, std::min(X, max_threads()));
+        parallel(nthr, [&](int ithr, int n) {
+            int64_t l0, l1;
+            balance211(X, n, ithr, l0, l1);
+            for (int64_t lane = l0; lane < l1; ++lane) {
+                int64_t ch = ((lane - part_npu) % X + X) % X;
+                for (; ch < C; ch += X)
+                    fn(ch);
+            }
+        });
     };
     const bool rows = c.src.stride[3] == 1 && c.dst.stride[3] == 1;
     const size_t row_bytes = (size_t)(W * eb);

@@ -4,11 +4,11 @@
 // execute() validates the whole program first (every access of every
 // command inside its lane and inside the system buffer): a bad program is
 // an error and nothing is written. Commands then run in order; inside one
-// command the lanes run in parallel (tbb::parallel_for, one task per group
-// of lanes). A command whose source and destination share bytes reads all
-// of its source before writing (memmove semantics); a command whose
-// destination elements overlap each other runs serially in (n, c, h, w)
-// order, so results never depend on scheduling.
+// command the lanes run in parallel (common/threading's parallel(): a
+// static balanced split of the lanes over the library's threads). A command whose source and
+// destination share bytes reads all of its source before writing (memmove semantics); a command
+// whose destination elements overlap each other runs serially in (n, c, h, w) order, so results
+// never depend on scheduling.
 #ifndef RELAYOUT_NPU_NPU_SIM_HPP
 #define RELAYOUT_NPU_NPU_SIM_HPP
 
