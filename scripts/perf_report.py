@@ -3,6 +3,11 @@
 
 Usage: scripts/perf_report.py [--bench build/tests/bench/reorder_bench]
                               [--filter REGEX] [--repetitions N] [--json FILE]
+                              [--problems FILE]
+
+--problems FILE adds rows of any shape and tag pair (reorder_bench's
+format: "DIMS SDT:STAG>DDT:DTAG [scale] [s8s8]" per line, e.g.
+"16x256x64x64 f32:nChw8c>f32:nchw"); with --filter=extra/ only those run.
 
 Every row comes from one process run in which relayout, oneDNN and a
 streaming copy of the same bytes are measured interleaved, iteration by
@@ -17,8 +22,10 @@ import subprocess
 import sys
 
 
-def run(bench, flt, reps):
+def run(bench, flt, reps, problems):
     cmd = [bench, "--benchmark_format=json"]
+    if problems:
+        cmd.append("--problems=" + problems)
     if flt:
         cmd.append("--benchmark_filter=" + flt)
     if reps > 1:
@@ -37,12 +44,13 @@ def main():
     ap.add_argument("--filter", default="")
     ap.add_argument("--repetitions", type=int, default=1)
     ap.add_argument("--json", help="read this benchmark JSON instead of running")
+    ap.add_argument("--problems", help="extra problems, one per line (see above)")
     a = ap.parse_args()
     if a.json:
         with open(a.json) as f:
             data = json.load(f)
     else:
-        data = run(a.bench, a.filter, a.repetitions)
+        data = run(a.bench, a.filter, a.repetitions, a.problems)
 
     rows, lat, ratios, kern = [], [], [], []
     for b in data.get("benchmarks", []):

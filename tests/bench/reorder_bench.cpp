@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -77,21 +78,30 @@ dnnl::memory::data_type to_dnnl(rl_dt dt) {
     }
 }
 
-// Every tag of the problem table below needs its entry here (undef makes
-// oneDNN refuse the problem).
+// oneDNN's tag of the same name (relayout accepts every oneDNN tag name as a
+// string tag). Tags not listed are undef, which makes oneDNN refuse the
+// problem (its row then reports no ratio).
 dnnl::memory::format_tag dnnl_tag(const std::string &t) {
     using ft = dnnl::memory::format_tag;
-    if (t == "nchw") return ft::nchw;
-    if (t == "nhwc") return ft::nhwc;
-    if (t == "nChw16c") return ft::nChw16c;
-    if (t == "nChw8c") return ft::nChw8c;
-    if (t == "oihw") return ft::oihw;
-    if (t == "OIhw16i16o") return ft::OIhw16i16o;
-    if (t == "OIhw4i16o4i") return ft::OIhw4i16o4i;
-    if (t == "oidhw") return ft::oidhw;
-    if (t == "OIdhw16i16o") return ft::OIdhw16i16o;
-    if (t == "ab") return ft::ab;
-    if (t == "ba") return ft::ba;
+#define RELAYOUT_BENCH_TAG(x)                                                                      \
+    { #x, ft::x }
+    static const std::pair<const char *, ft> tags[] = { RELAYOUT_BENCH_TAG(a),
+        RELAYOUT_BENCH_TAG(ab), RELAYOUT_BENCH_TAG(ba), RELAYOUT_BENCH_TAG(abc),
+        RELAYOUT_BENCH_TAG(acb), RELAYOUT_BENCH_TAG(abcd), RELAYOUT_BENCH_TAG(acdb),
+        RELAYOUT_BENCH_TAG(abcde), RELAYOUT_BENCH_TAG(acdeb), RELAYOUT_BENCH_TAG(nchw),
+        RELAYOUT_BENCH_TAG(nhwc), RELAYOUT_BENCH_TAG(chwn), RELAYOUT_BENCH_TAG(ncdhw),
+        RELAYOUT_BENCH_TAG(ndhwc), RELAYOUT_BENCH_TAG(nChw4c), RELAYOUT_BENCH_TAG(nChw8c),
+        RELAYOUT_BENCH_TAG(nChw16c), RELAYOUT_BENCH_TAG(nCdhw16c), RELAYOUT_BENCH_TAG(NChw16n16c),
+        RELAYOUT_BENCH_TAG(oihw), RELAYOUT_BENCH_TAG(hwio), RELAYOUT_BENCH_TAG(ohwi),
+        RELAYOUT_BENCH_TAG(iohw), RELAYOUT_BENCH_TAG(oidhw), RELAYOUT_BENCH_TAG(OIhw8i8o),
+        RELAYOUT_BENCH_TAG(OIhw16i16o), RELAYOUT_BENCH_TAG(OIhw16o16i),
+        RELAYOUT_BENCH_TAG(IOhw16o16i), RELAYOUT_BENCH_TAG(Ohwi16o),
+        RELAYOUT_BENCH_TAG(OIhw4i16o4i), RELAYOUT_BENCH_TAG(OIhw8i16o2i),
+        RELAYOUT_BENCH_TAG(OIdhw16i16o), RELAYOUT_BENCH_TAG(goihw),
+        RELAYOUT_BENCH_TAG(gOIhw16i16o) };
+#undef RELAYOUT_BENCH_TAG
+    for (const auto &x : tags)
+        if (t == x.first) return x.second;
     return ft::undef;
 }
 #endif
@@ -123,23 +133,34 @@ void bm_reorder(benchmark::State &state, problem_t pb) {
     std::vector<char> csrc(sbytes, 1), cdst(dbytes, 0);
 
 #ifdef RELAYOUT_BENCH_ONEDNN
+    // A problem oneDNN cannot express or refuses (a tag without a oneDNN
+    // name, a type pair it lacks) is measured without it: no ratio.
     dnnl::engine deng(dnnl::engine::kind::cpu, 0);
     dnnl::stream dstrm(deng);
-    dnnl::memory::dims ddims(pb.dims.begin(), pb.dims.end());
-    dnnl::memory::desc dsmd(ddims, to_dnnl(pb.sdt), dnnl_tag(pb.stag));
-    dnnl::memory::desc ddmd(ddims, to_dnnl(pb.ddt), dnnl_tag(pb.dtag));
-    if (pb.s8s8_comp) {
-        ddmd.data.extra.flags = dnnl_memory_extra_flag_compensation_conv_s8s8;
-        ddmd.data.extra.compensation_mask = 1;
-    }
-    dnnl::primitive_attr dattr;
-    if (pb.src_scale) dattr.set_output_scales(0, { 0.5f });
-    dnnl::reorder::primitive_desc dpd(deng, dsmd, deng, ddmd, dattr);
-    dnnl::reorder dr(dpd);
-    dnnl::memory dsrc(dsmd, deng, src.get_data_handle());
-    dnnl::memory ddst(ddmd, deng);
-    std::memset(ddst.get_data_handle(), 0, ddmd.get_size());
-    const std::string dnnl_impl = dpd.impl_info_str();
+    dnnl::reorder dr;
+    dnnl::memory dsrc, ddst;
+    std::string dnnl_impl;
+    bool dnnl_ok = dnnl_tag(pb.stag) != dnnl::memory::format_tag::undef
+                   && dnnl_tag(pb.dtag) != dnnl::memory::format_tag::undef;
+    if (dnnl_ok) try {
+            dnnl::memory::dims ddims(pb.dims.begin(), pb.dims.end());
+            dnnl::memory::desc dsmd(ddims, to_dnnl(pb.sdt), dnnl_tag(pb.stag));
+            dnnl::memory::desc ddmd(ddims, to_dnnl(pb.ddt), dnnl_tag(pb.dtag));
+            if (pb.s8s8_comp) {
+                ddmd.data.extra.flags = dnnl_memory_extra_flag_compensation_conv_s8s8;
+                ddmd.data.extra.compensation_mask = 1;
+            }
+            dnnl::primitive_attr dattr;
+            if (pb.src_scale) dattr.set_output_scales(0, { 0.5f });
+            dnnl::reorder::primitive_desc dpd(deng, dsmd, deng, ddmd, dattr);
+            dr = dnnl::reorder(dpd);
+            dsrc = dnnl::memory(dsmd, deng, src.get_data_handle());
+            ddst = dnnl::memory(ddmd, deng);
+            std::memset(ddst.get_data_handle(), 0, ddmd.get_size());
+            dnnl_impl = dpd.impl_info_str();
+        } catch (const dnnl::error &) {
+            dnnl_ok = false;
+        }
 #endif
 
     // Warm up: page faults, code, caches.
@@ -147,7 +168,7 @@ void bm_reorder(benchmark::State &state, problem_t pb) {
         r.execute(strm, src, dst);
         copy_baseline(cdst.data(), dbytes, csrc.data(), sbytes);
 #ifdef RELAYOUT_BENCH_ONEDNN
-        dr.execute(dstrm, dsrc, ddst);
+        if (dnnl_ok) dr.execute(dstrm, dsrc, ddst);
 #endif
     }
     std::vector<double> t_rl, t_copy, t_dnnl;
@@ -158,8 +179,10 @@ void bm_reorder(benchmark::State &state, problem_t pb) {
         r.execute(strm, src, dst);
         auto c = clk::now();
 #ifdef RELAYOUT_BENCH_ONEDNN
-        dr.execute(dstrm, dsrc, ddst);
-        dstrm.wait();
+        if (dnnl_ok) {
+            dr.execute(dstrm, dsrc, ddst);
+            dstrm.wait();
+        }
 #endif
         auto d = clk::now();
         t_copy.push_back(seconds(a, b));
@@ -175,10 +198,14 @@ void bm_reorder(benchmark::State &state, problem_t pb) {
     state.counters["MB"] = bytes * 1e-6;
     std::string label = pb.family + std::string(" ") + pd.impl_info_str();
 #ifdef RELAYOUT_BENCH_ONEDNN
-    const double dn = median(t_dnnl);
-    state.counters["dnnl_GBps"] = bytes / dn * 1e-9;
-    state.counters["dnnl_x"] = dn / rl;
-    label += " | onednn " + dnnl_impl;
+    if (dnnl_ok) {
+        const double dn = median(t_dnnl);
+        state.counters["dnnl_GBps"] = bytes / dn * 1e-9;
+        state.counters["dnnl_x"] = dn / rl;
+        label += " | onednn " + dnnl_impl;
+    } else {
+        label += " | onednn -";
+    }
 #endif
     state.SetLabel(label);
 }
@@ -352,24 +379,101 @@ void bm_family(benchmark::State &state, family_t f) {
     state.SetLabel(pd.impl_info_str());
 }
 
+// Problems from a file (--problems=FILE), one per line, '#' comments:
+//   DIMS SDT:STAG>DDT:DTAG [scale] [s8s8]
+// e.g. "16x256x64x64 f32:nChw8c>f32:nchw" or "1024x1024x3x3
+// f32:oihw>s8:OIhw4i16o4i scale s8s8": any shape and tag pair, against
+// oneDNN and the copy like the table above (rows named extra/...).
+std::vector<problem_t> read_problems(const char *path) {
+    std::vector<problem_t> out;
+    FILE *f = std::fopen(path, "r");
+    if (!f) {
+        std::fprintf(stderr, "reorder_bench: cannot open --problems file %s\n", path);
+        std::exit(2);
+    }
+    static std::vector<std::unique_ptr<std::string>> strings; // tags outlive the problems
+    auto keep = [](const std::string &x) {
+        strings.emplace_back(new std::string(x));
+        return strings.back()->c_str();
+    };
+    auto dt_of = [&](const std::string &x, int line) {
+        static const std::pair<const char *, rl_dt> dts[] = { { "f32", rl_dt::f32 },
+            { "bf16", rl_dt::bf16 }, { "f16", rl_dt::f16 }, { "s32", rl_dt::s32 },
+            { "s8", rl_dt::s8 }, { "u8", rl_dt::u8 } };
+        for (const auto &d : dts)
+            if (x == d.first) return d.second;
+        std::fprintf(
+                stderr, "reorder_bench: %s:%d: unknown data type '%s'\n", path, line, x.c_str());
+        std::exit(2);
+    };
+    char buf[512];
+    for (int line = 1; std::fgets(buf, sizeof(buf), f); ++line) {
+        std::string l(buf);
+        l = l.substr(0, l.find('#'));
+        std::vector<std::string> w;
+        for (size_t i = 0; i < l.size();) {
+            const size_t j = l.find_first_of(" \t\r\n", i);
+            const size_t e = j == std::string::npos ? l.size() : j;
+            if (e > i) w.push_back(l.substr(i, e - i));
+            i = e + 1;
+        }
+        if (w.empty()) continue;
+        const size_t gt = w.size() > 1 ? w[1].find('>') : std::string::npos;
+        const size_t c1 = w.size() > 1 ? w[1].find(':') : std::string::npos;
+        const size_t c2 = gt == std::string::npos ? gt : w[1].find(':', gt);
+        if (gt == std::string::npos || c1 > gt || c2 == std::string::npos) {
+            std::fprintf(stderr,
+                    "reorder_bench: %s:%d: expected 'DIMS SDT:STAG>DDT:DTAG [scale] [s8s8]'\n",
+                    path, line);
+            std::exit(2);
+        }
+        problem_t pb{ "extra", {}, dt_of(w[1].substr(0, c1), line),
+            dt_of(w[1].substr(gt + 1, c2 - gt - 1), line), keep(w[1].substr(c1 + 1, gt - c1 - 1)),
+            keep(w[1].substr(c2 + 1)) };
+        for (size_t i = 0; i < w[0].size();) {
+            const size_t x = w[0].find('x', i);
+            const size_t e = x == std::string::npos ? w[0].size() : x;
+            pb.dims.push_back(std::atoll(w[0].substr(i, e - i).c_str()));
+            i = e + 1;
+        }
+        for (size_t k = 2; k < w.size(); ++k) {
+            if (w[k] == "scale") {
+                pb.src_scale = true;
+            } else if (w[k] == "s8s8") {
+                pb.s8s8_comp = true;
+            } else {
+                std::fprintf(stderr, "reorder_bench: %s:%d: unknown option '%s'\n", path, line,
+                        w[k].c_str());
+                std::exit(2);
+            }
+        }
+        out.push_back(pb);
+    }
+    std::fclose(f);
+    return out;
+}
+
+void register_problem(const problem_t &p) {
+    std::string name = std::string(p.family) + "/";
+    for (size_t i = 0; i < p.dims.size(); ++i)
+        name += (i ? "x" : "") + std::to_string(p.dims[i]);
+    name += std::string("/") + relayout_dt2str(static_cast<relayout_data_type_t>(p.sdt)) + ":"
+            + p.stag + ">" + relayout_dt2str(static_cast<relayout_data_type_t>(p.ddt)) + ":"
+            + p.dtag;
+    benchmark::RegisterBenchmark(name.c_str(), bm_reorder, p)
+            ->UseManualTime()
+            ->Unit(benchmark::kMillisecond)
+            ->MinTime(0.5);
+}
+
 int register_all() {
     for (const auto &f : families)
         benchmark::RegisterBenchmark(
                 (std::string("kernel/") + f.isa_name + "/" + f.strategy).c_str(), bm_family, f)
                 ->UseRealTime()
                 ->Unit(benchmark::kMicrosecond);
-    for (const auto &p : problems) {
-        std::string name = std::string(p.family) + "/";
-        for (size_t i = 0; i < p.dims.size(); ++i)
-            name += (i ? "x" : "") + std::to_string(p.dims[i]);
-        name += std::string("/") + relayout_dt2str(static_cast<relayout_data_type_t>(p.sdt)) + ":"
-                + p.stag + ">" + relayout_dt2str(static_cast<relayout_data_type_t>(p.ddt)) + ":"
-                + p.dtag;
-        benchmark::RegisterBenchmark(name.c_str(), bm_reorder, p)
-                ->UseManualTime()
-                ->Unit(benchmark::kMillisecond)
-                ->MinTime(0.5);
-    }
+    for (const auto &p : problems)
+        register_problem(p);
     benchmark::RegisterBenchmark("latency/tiny_1x16x7x7_execute", bm_tiny_execute)
             ->Unit(benchmark::kMicrosecond);
     // Manual time: the per-iteration timings exclude descriptor set-up.
@@ -404,6 +508,18 @@ int main(int argc, char **argv) {
     }
     benchmark::AddCustomContext("OMP_WAIT_POLICY", std::getenv("OMP_WAIT_POLICY"));
 #endif
+    // --problems=FILE: extra rows (see read_problems); taken out of argv
+    // before Google Benchmark parses it.
+    int kept = 1;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strncmp(argv[i], "--problems=", 11) == 0) {
+            for (const problem_t &p : read_problems(argv[i] + 11))
+                register_problem(p);
+        } else {
+            argv[kept++] = argv[i];
+        }
+    }
+    argc = kept;
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     benchmark::RunSpecifiedBenchmarks();
