@@ -470,6 +470,13 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     // Their streamed far rows: calls longer along A (see the function).
     if (const dim_t plane = jit_narrow_far_rows_plane(isa, p)) prm.tile_plane = plane;
     jit_word_tile_params(isa, p, prm);
+    // Byte tiles of far src rows and far whole-line dst rows, streamed:
+    // two B tiles (128 rows) per call, 512 A positions (jit_byte_rows128).
+    if (jit_byte_rows128(isa, p)) {
+        prm.tile_b = 128;
+        prm.tile_b_max = true;
+        prm.tile_plane = 128 * 512;
+    }
     if (far_rows && jit_far_rows_pair(isa, p)) {
         prm.tile_b = 32;
         prm.tile_plane = jit_far_rows_pair_plane();

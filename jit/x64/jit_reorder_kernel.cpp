@@ -75,7 +75,7 @@ public:
         // (the AVX-512 store truncates, so sign-extending on load is free).
         sx_ = comp_ && d.bit_copy && z_ && d.ddt == relayout_s8;
         byte_pf_ = jit_byte_tile_pf(d);
-        stage_ = d.byte_tile && d.n[1] * d.in_n == 64 && d.n[0] >= 64 && !byte_pf_;
+        stage_ = d.byte_tile && (d.n[1] * d.in_n == 64 || d.byte_pair) && d.n[0] >= 64 && !byte_pf_;
         // Word tiles of 64 lanes: two B tiles per call (jit_word_rows64).
         wstage_ = d.word_tile && d.n[0] >= 32
                   && (d.n[1] == 32 || (d.n[1] == 64 && jit_wide_stage(d)));
@@ -606,7 +606,7 @@ private:
     void prefetch_ahead_init();
     void prefetch_ahead_tile();
     void byte_transpose_16x16();
-    void gen_byte_tile(bool a_partial);
+    void gen_byte_tile(bool a_partial, int half = -1);
     void comp_byte_groups(int rows);
     // The 16 dst rows of a byte or word tile, zmm first .. first + 15 (64
     // bytes each, osA bytes apart from rdx): streamed when the kernel and
@@ -652,6 +652,8 @@ private:
     enum class dst_pf_t { write_both, last_l2, first_l2 };
     void dst_rows_prefetch(int ahead, int64_t osA, dst_pf_t what);
     void whole_b_tiles(const Label &lb, int lanes, const std::function<void(bool)> &tile);
+    void whole_b_tile_halves(
+            const Label &lb, int lanes, const std::function<void(bool, int)> &tile);
     void gen_word_pair_tile();
     void word_pair_tiles(const Label &lb);
     Label c_wpair_; // gen_word_pair_tile: even and odd words of two rows
@@ -1275,7 +1277,7 @@ void reorder_gen_t::comp_byte_groups(int rows) {
 // 64-byte dst row of A position j. `a_partial`: fewer than 16 A positions
 // hold values (masked loads, zero columns) and rows up to the stored count
 // are written. rcx src tile, rdx dst tile, r15 b0 (a multiple of 64).
-void reorder_gen_t::gen_byte_tile(bool a_partial) {
+void reorder_gen_t::gen_byte_tile(bool a_partial, int half) {
     const int64_t n1 = d_.in_n;
     auto row_disp = [&](int b) { return (b % n1) * d_.in_is + (b / n1) * d_.is[1]; };
     const int64_t osA = d_.os[0];
@@ -1285,21 +1287,25 @@ void reorder_gen_t::gen_byte_tile(bool a_partial) {
     // fifth of the in-cache speed). With one B tile per A step, the first
     // tile of each 64-column group copies its 64 rows x 64 bytes to a
     // contiguous stack buffer with whole-line loads, and the group's four
-    // tiles transpose from there.
+    // tiles transpose from there. `half` >= 0: calls of two B tiles (128
+    // rows, one stage, see jit_byte_rows128); the first tile stages both,
+    // the second reads rows 64 .. 127 of the stage.
     Label lload_done;
     if (stage_ && !a_partial) {
         Label lstage_load;
         const int64_t next_b = d_.n[1] * d_.is[1];
         const int pitch = 64 * std::max(1, wide_); // bytes of a stage row
+        const int rows = half >= 0 ? 128 : 64;
+        const int64_t at = half > 0 ? 64 * pitch : 0;
         if (wide_)
-            stage_src_wide(64, 1, d_.is[1], fits32(64 * d_.is[1] + next_b + pitch));
+            stage_src_wide(rows, 1, d_.is[1], fits32(rows * d_.is[1] + next_b + pitch), half <= 0);
         else
             stage_src_group(64, 1, row_disp, fits32(64 * (d_.in_is + d_.is[1]) + next_b));
         cmp(qword[rsp + s_stage_ok], 0);
         je(lstage_load, T_NEAR);
         mov(r13, rax);
         and_(r13, pitch - 1);
-        load_staged_tile(1, [&](int r, int g) { return (16 * g + r) * pitch; });
+        load_staged_tile(1, [&](int r, int g) { return at + (16 * g + r) * pitch; });
         jmp(lload_done, T_NEAR);
         L(lstage_load);
     }
@@ -1437,9 +1443,10 @@ void reorder_gen_t::stage_src_group(
 // lines each) of the group `ahead` groups on into L2: in the call, or
 // past its end in the next call (`next_ok`: its displacements fit), which
 // the driver runs on the next B tile. `stage` false: the prefetch only
-// (the second word tile of a 64-lane call, whose rows the first staged);
-// 64 rows of words are staged only in calls of 64 value lanes (the last
-// call's rows would be read past the src).
+// (the second word tile of a 64-lane call or byte tile of a 128-lane
+// call, whose rows the first staged); 64 rows of words and 128 of bytes
+// are staged only in calls of that many value lanes (the last call's rows
+// would be read past the src).
 // s_stage_ok: the stage holds the current group.
 void reorder_gen_t::stage_src_wide(int rows, int esz, int64_t isB, bool next_ok, bool stage) {
     const int G = wide_, cols = 64 * G / esz, tile_rows = 16 / G;
@@ -1632,6 +1639,24 @@ void reorder_gen_t::whole_b_tiles(
     add(r15, lanes);
     jmp(lb, T_NEAR);
     L(lrest);
+}
+
+// Whole B tiles as whole_b_tiles, two per call that share one stage:
+// `tile(a_partial, half)`, half 0 or 1 by the tile's lanes (a partial A
+// tile: half -1, unstaged).
+void reorder_gen_t::whole_b_tile_halves(
+        const Label &lb, int lanes, const std::function<void(bool, int)> &tile) {
+    whole_b_tiles(lb, lanes, [&](bool a_partial) {
+        if (a_partial) return tile(true, -1);
+        Label lsecond, ldone;
+        test(r15, lanes);
+        jnz(lsecond, T_NEAR);
+        tile(false, 0);
+        jmp(ldone, T_NEAR);
+        L(lsecond);
+        tile(false, 1);
+        L(ldone);
+    });
 }
 
 // Word pair tiles (d_.word_pair): 2-byte bit copies to 16-lane blocks
@@ -2765,20 +2790,14 @@ void reorder_gen_t::gen_transpose() {
         add(rdi, r14);
         add(rdi, r11);
     }
-    if (d_.byte_tile) whole_b_tiles(lb, 64, [&](bool a_partial) { gen_byte_tile(a_partial); });
+    // Two B tiles per call (jit_byte_rows128), each its half of the stage.
+    if (d_.byte_tile && stage_ && d_.byte_pair)
+        whole_b_tile_halves(lb, 64, [&](bool a_partial, int h) { gen_byte_tile(a_partial, h); });
+    else if (d_.byte_tile)
+        whole_b_tiles(lb, 64, [&](bool a_partial) { gen_byte_tile(a_partial); });
     if (d_.word_tile && wstage_ && d_.n[1] == 64) {
         // Two B tiles per call (jit_word_rows64), each its half of the stage.
-        whole_b_tiles(lb, 32, [&](bool a_partial) {
-            if (a_partial) return gen_word_tile(true);
-            Label lsecond, ldone;
-            test(r15, 32);
-            jnz(lsecond, T_NEAR);
-            gen_word_tile(false, 0);
-            jmp(ldone, T_NEAR);
-            L(lsecond);
-            gen_word_tile(false, 1);
-            L(ldone);
-        });
+        whole_b_tile_halves(lb, 32, [&](bool a_partial, int h) { gen_word_tile(a_partial, h); });
     } else if (d_.word_tile) {
         whole_b_tiles(lb, 32, [&](bool a_partial) { gen_word_tile(a_partial); });
     }
@@ -3924,7 +3943,8 @@ void reorder_gen_t::generate() {
                 : d_.ymm_b16               ? buf_stage + 8 * 32
                 : d_.f32_lines             ? buf_stage + 16 * 64
                                            : stack_bytes;
-    if (wide_) frame = std::max(frame, buf_stage + 64 * 64 * wide_); // the wide src stage
+    if (wide_) // the wide src stage
+        frame = std::max(frame, buf_stage + 64 * 64 * wide_ * (d_.byte_pair ? 2 : 1));
     if ((d_.flat_a || d_.flat_b) && !z_) // the AVX2 flattened tiles' 8x16 pairs
         frame = std::max(frame, buf_stage + 8 * 32);
     if (d_.flat_bytes)
@@ -4073,8 +4093,8 @@ int jit_wide_stage(const jit_reorder_desc_t &d) {
     static const int knob = getenv_int("RELAYOUT_JIT_WIDE_STAGE", 4); // experiment knob
     if (knob != 2 && knob != 4) return 0;
     if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose) return 0;
-    const bool bytes =
-            d.byte_tile && d.in_n == 1 && d.n[1] == 64 && d.n[0] >= 64 && !jit_byte_tile_pf(d);
+    const bool bytes = d.byte_tile && d.in_n == 1 && (d.n[1] == 64 || d.byte_pair) && d.n[0] >= 64
+                       && !jit_byte_tile_pf(d);
     const bool words = d.word_tile && (d.n[1] == 32 || d.n[1] == 64) && d.n[0] >= 32;
     if (!bytes && !words) return 0;
     if (d.os[0] * (int64_t)data_type_size(d.ddt) < 4096) return 0;
@@ -4834,6 +4854,35 @@ bool jit_word_rows64(const plan_t &p) {
     return false;
 }
 
+// The byte tiles' analogue (s8 / u8 ab -> ba 8192^2): far src rows and
+// dst rows a page or more apart and whole lines apart, streamed (32 MiB
+// and more), no compensation: calls of 128 B lanes, 512 A positions (two
+// byte tiles per A tile, one wide stage of 128 rows, 32 KiB), so that each
+// visit of a dst row's page writes two lines instead of one. Knob
+// RELAYOUT_JIT_BYTE_ROWS: 64 or 128. % of a streaming copy, interleaved
+// runs against the 64-lane calls (benchdnn_lite --mode=P, 40 iterations
+// each, medians): 2 threads (8 rounds) 8192^2 31 -> 54, 4096^2 56 -> 88;
+// (6 rounds) 8192^2 28 -> 50, 4096^2 59 -> 76, nchw -> nhwc 2x4096x64x64
+// 47 -> 59; single-thread (6 rounds) 8192^2 32 -> 56, 4096^2 55 -> 75,
+// 4096 x 16384 43 -> 56, 16384 x 4096 42 -> 52, 2048 x 8192 49 -> 58,
+// 8192 x 2048 60 -> 66. Calls of 256 A positions lost (2 threads 8192^2
+// 50 -> 27); 1024 were even (2 threads 8192^2 61 / 54, 4096^2 74 / 83;
+// single-thread 62 / 59, 88 / 80).
+bool jit_byte_rows128(cpu_isa_t isa, const plan_t &p) {
+    static const int knob = getenv_int("RELAYOUT_JIT_BYTE_ROWS", 128); // experiment knob
+    static const int wide = getenv_int("RELAYOUT_JIT_WIDE_STAGE", 4);
+    if (knob != 128 || (wide != 2 && wide != 4) || isa != cpu_isa_t::avx512_core || !p.bit_copy
+            || data_type_size(p.sdt) != 1 || data_type_size(p.ddt) != 1 || p.s8s8_comp || p.zp_comp
+            || p.beta != 0.f || p.nodes.empty())
+        return false;
+    const node_t &inner = p.nodes.back();
+    const size_t bytes = size_t(p.nelems()) * 2;
+    if (inner.os != 1 || inner.is < 4096 || bytes < nt_tiles_threshold_bytes) return false;
+    for (const auto &nd : p.nodes)
+        if (nd.is == 1 && nd.os >= 4096 && nd.os % 64 == 0) return true;
+    return false;
+}
+
 // Byte, word and word pair tiles of 1- and 2-byte bit-copy transposes
 // whose dst rows are whole lines (each row one whole-line store) stream
 // from src + dst of the L3's size (32 MiB) on, instead of 1.5x that
@@ -5050,6 +5099,8 @@ void jit_reorder_desc_init(
     d.word_tile = word_tile_desc(d, p);
     d.word_pair = word_pair_desc(d, p);
     if (jit_tiles_stream_from_l3(d, p)) d.nt = true;
+    d.byte_pair = d.byte_tile && d.nt && d.strategy == kernel_strategy_t::transpose && d.in_n == 1
+                  && d.n[1] == 128 && d.n[0] >= 64 && !d.comp_lanes && jit_byte_rows128(isa, p);
     d.pf_b = near_rows_prefetch(d, p, kp);
     d.b_outer = d.pf_b != 0;
     d.b_outer_pair = b_outer_pairs(d, p, kp);

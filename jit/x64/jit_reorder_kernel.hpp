@@ -86,6 +86,9 @@ struct jit_reorder_desc_t {
     // 1-byte bit copies (transpose, interleave): full tiles as byte tiles,
     // 16 A rows x 16*G lanes, G = 4 (zmm) or 2 (ymm) rows per register.
     bool byte_tile;
+    // ... two per A tile, in calls of 128 B lanes that stage 128 src rows
+    // (jit_byte_rows128).
+    bool byte_pair;
     // ... whose cached dst lines each full transpose tile prefetches into
     // L2 this many A tiles ahead (0: none). See jit_byte_dst_prefetch.
     int byte_pfw;
@@ -319,6 +322,8 @@ dim_t jit_narrow_far_rows_plane(cpu_isa_t isa, const plan_t &p);
 bool jit_word_tiles(cpu_isa_t isa, const plan_t &p);
 // Word tiles of far src and dst rows take calls of 64 B lanes (two tiles).
 bool jit_word_rows64(const plan_t &p);
+// Byte tiles of far src and dst rows take calls of 128 B lanes (two tiles).
+bool jit_byte_rows128(cpu_isa_t isa, const plan_t &p);
 
 // The kernel plan of word tiles: one 32-lane B tile per call when the B
 // src rows are a page or more apart (staged), or 128 B or more in a large

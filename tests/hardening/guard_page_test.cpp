@@ -318,6 +318,18 @@ std::vector<problem_t> problems() {
             [] {
                 return strided({ 4130, 2148 }, dt::bf16, { 1, 4160 });
             });
+    // ... of two byte tiles per call (jit_byte_rows128): the last call's 64
+    // B lanes (one byte tile, not staged: the stage's 128 rows would read
+    // past the src) end at the src's guard page, its 4 A positions at the
+    // dst's.
+    add(
+            "ab_to_ba_s8_byte_rows128",
+            [] {
+                return memory::desc({ 4160, 4100 }, dt::s8, tag::ab);
+            },
+            [] {
+                return memory::desc({ 4160, 4100 }, dt::s8, tag::ba);
+            });
     // Flattened interleave lanes (2x2 weights to plain, streamed, quad
     // loads, jit_flat_b_lanes): whole calls up to the last src block and
     // dst line.

@@ -1904,6 +1904,37 @@ TEST(jit_reorder, WordRows64) {
     });
 }
 
+// Large byte-tile transposes whose src and dst rows are both a page or
+// more apart (dst rows whole lines apart, streamed) take calls of 128 B
+// lanes and 512 A positions, two byte tiles per A tile reading halves of
+// one 128-row wide stage (jit_byte_rows128): whole calls, a last call of
+// 4 A positions (a partial group and A tile), a last call of 64 lanes (one
+// byte tile, unstaged: the stage would read rows past the src) and of 100
+// (then 32-bit tiles), odd src strides, padded dst rows; s8 / u8.
+// Bit-exact, and the rule on AVX-512 only and only there: not for src rows
+// nearer (2100 B), dst rows nearer (2048 B) or not whole lines apart.
+TEST(jit_reorder, ByteRows128) {
+    const std::vector<rule_case_t> bytes = {
+        { { 4096, 4100 }, "ab", "ba", {}, true }, { { 4160, 4100 }, "ab", "ba", {}, true },
+        { { 4196, 4100 }, "ab", "", {}, true, { 1, 4224 } },
+        { { 4096, 4100 }, "ab", "", { 4103, 1 }, true, { 1, 4160 } },
+        { { 4096, 2100 }, "ab", "ba", {}, false }, { { 2048, 8200 }, "ab", "ba", {}, false },
+        { { 4095, 4100 }, "ab", "ba", {}, false }, // dst rows not whole lines apart
+    };
+    run_byte_rule_cases(bytes, [](const jit_case_t &c, cpu_isa_t isa, bool z) {
+        plan_t p;
+        case_plan(c, p);
+        EXPECT_EQ(x64::jit_byte_rows128(isa, p), z) << c.str();
+        const x64::jit_reorder_desc_t d = desc_of(c, isa);
+        EXPECT_EQ(d.byte_pair, z) << c.str();
+        if (z) {
+            EXPECT_EQ(d.n[0], 512) << c.str();
+            EXPECT_EQ(d.n[1], 128) << c.str();
+            EXPECT_EQ(x64::jit_wide_stage(d), 4) << c.str();
+        }
+    });
+}
+
 // 2-byte bit copies as word tiles (AVX-512: 16 A positions x 32 B lanes,
 // partial A counts masked, B tails and padded lanes on 32-bit tiles; AVX2
 // keeps the 32-bit tiles): sizes around both tile edges, odd strides,
