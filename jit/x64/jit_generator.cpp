@@ -155,6 +155,11 @@ status_t jit_generator_t::finalize() {
         Xbyak::ClearError();
         return fail(status_t::runtime_error, "jit " + name_ + ": code generation failed: " + msg);
     }
+    // A jump to a label never placed is left as a jump to nowhere (Xbyak
+    // reports it only when asked): a generator bug, never run.
+    if (hasUndefinedLabel())
+        return fail(status_t::runtime_error,
+                "jit " + name_ + ": code generation failed: a jump to a label never placed");
     if (jit_dump_enabled()) {
         static std::atomic<int> seq{ 0 };
         std::string fname = "relayout_jit_" + std::to_string(seq++) + "_";

@@ -534,7 +534,10 @@ private:
     // ---- strategies -------------------------------------------------------
     void gen_copy_bits();
     void gen_copy();
-    void hoist_invariants();
+    void gen_short_copy(bool nt);
+    void short_copy_calls(const std::function<void(int, const std::function<void()> &)> &loops,
+            const Label &done);
+    void hoist_invariants(bool scales = true);
     void gen_transpose();
     void gen_transpose_flat();
     void gen_transpose_flat_b();
@@ -1054,6 +1057,117 @@ void reorder_gen_t::gen_copy() {
     ssc_reg_ = dsc_reg_ = -1;
 }
 
+// One position of a short copy (desc.short_copy): the run of n[0]
+// elements from r8 to r9, straight-line. Bit copies move the bytes in the
+// widest pieces that fit (vectors, then 32 .. 1 bytes); conversions n[0] /
+// W whole vectors through the value pipeline. `nt`: whole 64-byte lines
+// are streamed (the call is line-aligned, and the baked loops step by
+// whole lines: desc.nt), others cached.
+void reorder_gen_t::gen_short_copy(bool nt) {
+    const int64_t n = d_.n[0];
+    if (d_.short_unroll > 1) {
+        // u runs of P bytes, one after the other in the dst, from src
+        // positions loop_is[0] apart: one whole line (AVX-512: a zmm of u
+        // pieces; AVX2: two ymm).
+        const int u = d_.short_unroll, P = (int)(n * ssz_), per = (z_ ? 64 : 32) / P;
+        const int64_t step = d_.loop_is[d_.nloops - 1] * ssz_;
+        for (int v = 0; v < u / per; ++v) {
+            const int j0 = v * per;
+            const Xmm r = z_ ? Xmm(Zmm(v)) : Xmm(Ymm(v));
+            vmovups(P == 32 ? Xmm(Ymm(v)) : Xmm(v), ptr[r8 + j0 * step]);
+            for (int j = 1; j < per; ++j) {
+                const Address a = ptr[r8 + (j0 + j) * step];
+                if (P == 32)
+                    vinserti64x4(Zmm(v), Zmm(v), a, j);
+                else if (z_)
+                    vinserti32x4(Zmm(v), Zmm(v), a, j);
+                else
+                    vinserti128(Ymm(v), Ymm(v), a, j);
+            }
+            nt ? vmovntps(ptr[r9 + v * (z_ ? 64 : 32)], r)
+               : vmovups(ptr[r9 + v * (z_ ? 64 : 32)], r);
+        }
+        return;
+    }
+    if (d_.bit_copy) {
+        const int VB = z_ ? 64 : 32;
+        const int64_t bytes = n * ssz_;
+        int64_t off = 0;
+        for (int piece = VB; piece >= 1; piece /= 2)
+            for (; bytes - off >= piece; off += piece) {
+                const Address from = ptr[r8 + off], to = ptr[r9 + off];
+                if (piece >= 16) {
+                    const Xmm v = piece == 64 ? Xmm(Zmm(0)) : piece == 32 ? Xmm(Ymm(0)) : Xmm(0);
+                    vmovups(v, from);
+                    // (AVX2: the two halves of a line, back to back.)
+                    const bool line = off % 64 == 0 ? bytes - off >= 64 : piece == 32 && !z_;
+                    if (nt && line && piece >= 32)
+                        vmovntps(to, v);
+                    else
+                        vmovups(to, v);
+                } else {
+                    const Reg r = piece == 8   ? Reg(rcx)
+                                  : piece == 4 ? Reg(ecx)
+                                  : piece == 2 ? Reg(cx)
+                                               : Reg(cl);
+                    mov(r, from);
+                    mov(to, r);
+                }
+            }
+        return;
+    }
+    const int nv = (int)(n / W_);
+    xor_(rax, rax);
+    for (int j = 0; j < nv; ++j)
+        load_lanes(j, ptr[r8 + j * W_ * ssz_], nullptr, d_.sdt);
+    for (int j = 0; j < nv; ++j) {
+        lane_src_t s{ ptr[r9 + j * W_ * dsz_], ssc_vec_ ? ptr[r10 + j * W_ * 4] : ptr[r10],
+            dsc_vec_ ? ptr[r11 + j * W_ * 4] : ptr[r11], nullptr };
+        compute(j, s);
+        if (nt && z_ && dsz_ == 4)
+            vmovntps(ptr[r9 + j * 64], Zmm(j));
+        else
+            store_lanes(j, ptr[r9 + j * W_ * dsz_], nullptr);
+    }
+}
+
+// Whole calls of a short copy (every position n[0] values, no padding):
+// `loops` runs the baked loops around a body; streamed where the call is
+// line-aligned (s_nt), cached otherwise; then on to `done`. Other calls
+// fall through to the general copy.
+void reorder_gen_t::short_copy_calls(
+        const std::function<void(int, const std::function<void()> &)> &loops, const Label &done) {
+    Label lgeneric, lcached;
+    cmp(qword[rsp + s_v0], (uint32_t)d_.n[0]);
+    jne(lgeneric, T_NEAR);
+    cmp(qword[rsp + s_z0], (uint32_t)d_.n[0]);
+    jne(lgeneric, T_NEAR);
+    if (!d_.bit_copy) {
+        tb_ = 8;
+        ssc_vec_ = d_.ss[0] == 1;
+        dsc_vec_ = d_.ds[0] == 1;
+        // A scale constant along the run is hoisted only when the baked
+        // loops keep it constant too (a scale per image: they step it).
+        bool fixed = true;
+        for (int l = 0; l < d_.nloops; ++l)
+            if ((d_.src_scale && d_.loop_ss[l]) || (d_.dst_scale && d_.loop_ds[l])) fixed = false;
+        mov(rbx, qword[rsp + s_v0]); // (a call with values: the scales are read)
+        hoist_invariants(fixed);
+    }
+    if (d_.nt) {
+        cmp(qword[rsp + s_nt], 0);
+        je(lcached, T_NEAR);
+        loops(d_.nloops, [&] { gen_short_copy(true); });
+        jmp(done, T_NEAR);
+    }
+    L(lcached);
+    loops(d_.nloops, [&] { gen_short_copy(false); });
+    jmp(done, T_NEAR);
+    L(lgeneric);
+    nhoisted_ = 0;
+    ssc_reg_ = dsc_reg_ = -1;
+}
+
 // Streams the finalized 32-bit lanes of ymm 0..3 (elements e0 .. e0 + 31
 // of the call, rax the first) as `ddt`: f32 / 32-bit as four ymm, 16-bit
 // packed into two, 8-bit into one, with the packs of store_lanes (the
@@ -1095,11 +1209,11 @@ void reorder_gen_t::ymm_copy_lines(int e0) {
 // broadcast once per call instead of once per vector, then the constants
 // the pipeline reads. Candidates beyond the spare registers stay in
 // memory. rbx = v[0]: a call without values reads no scale.
-void reorder_gen_t::hoist_invariants() {
+void reorder_gen_t::hoist_invariants(bool scales) {
     const int first = z_ ? 16 : 4, last = z_ ? 30 : 7;
     int r = first;
-    if (d_.src_scale && !ssc_vec_ && r <= last) ssc_reg_ = r++;
-    if (d_.dst_scale && !dsc_vec_ && r <= last) dsc_reg_ = r++;
+    if (scales && d_.src_scale && !ssc_vec_ && r <= last) ssc_reg_ = r++;
+    if (scales && d_.dst_scale && !dsc_vec_ && r <= last) dsc_reg_ = r++;
     if (ssc_reg_ >= 0 || dsc_reg_ >= 0) {
         Label lnone;
         test(rbx, rbx);
@@ -3974,24 +4088,30 @@ void reorder_gen_t::generate() {
         mov(qword[rsp + s_lines_io], rax);
     }
     // Baked loops 0 .. nl-1 around the code of `body` (the last innermost).
-    auto baked_loops = [&](int nl, const std::function<void()> &body) {
+    // u0 > 1: the body runs u0 positions of the innermost loop (nl >= 1),
+    // which then steps u0 at a time (desc.short_unroll).
+    auto baked_loops = [&](int nl, const std::function<void()> &body, int u0 = 1) {
         Label loops[jit_reorder_desc_t::max_loops];
+        auto k = [&](int l) { return l == nl - 1 ? u0 : 1; };
         for (int l = 0; l < nl; ++l) {
-            mov(qword[rsp + s_loop + 8 * l], (uint32_t)d_.loop_n[l]);
+            mov(qword[rsp + s_loop + 8 * l], (uint32_t)(d_.loop_n[l] / k(l)));
             L(loops[l]);
         }
         body();
         for (int l = nl - 1; l >= 0; --l) {
-            add_imm(r8, d_.loop_is[l] * ssz_);
-            add_imm(r9, d_.loop_os[l] * dsz_);
-            if (d_.src_scale) add_imm(r10, d_.loop_ss[l] * 4);
-            if (d_.dst_scale) add_imm(r11, d_.loop_ds[l] * 4);
+            const dim_t n = d_.loop_n[l] / k(l), is = d_.loop_is[l] * k(l),
+                        os = d_.loop_os[l] * k(l), ss = d_.loop_ss[l] * k(l),
+                        ds = d_.loop_ds[l] * k(l);
+            add_imm(r8, is * ssz_);
+            add_imm(r9, os * dsz_);
+            if (d_.src_scale) add_imm(r10, ss * 4);
+            if (d_.dst_scale) add_imm(r11, ds * 4);
             dec(qword[rsp + s_loop + 8 * l]);
             jnz(loops[l], T_NEAR);
-            add_imm(r8, -d_.loop_n[l] * d_.loop_is[l] * ssz_);
-            add_imm(r9, -d_.loop_n[l] * d_.loop_os[l] * dsz_);
-            if (d_.src_scale) add_imm(r10, -d_.loop_n[l] * d_.loop_ss[l] * 4);
-            if (d_.dst_scale) add_imm(r11, -d_.loop_n[l] * d_.loop_ds[l] * 4);
+            add_imm(r8, -n * is * ssz_);
+            add_imm(r9, -n * os * dsz_);
+            if (d_.src_scale) add_imm(r10, -n * ss * 4);
+            if (d_.dst_scale) add_imm(r11, -n * ds * 4);
         }
     };
     // Variants for whole calls (no padding or edges: every call of a large
@@ -4020,6 +4140,12 @@ void reorder_gen_t::generate() {
     // (Flattened interleave lanes: every baked loop around them.)
     whole_calls(d_.flat_b != 0, d_.nloops - (d_.in_n > 1 ? 0 : 1), [&] { gen_transpose_flat_b(); });
     whole_calls(d_.flat_bytes != 0, d_.nloops - 1, [&] { gen_flat_bytes(); });
+    if (d_.short_copy)
+        short_copy_calls(
+                [&](int nl, const std::function<void()> &body) {
+                    baked_loops(nl, body, d_.short_unroll);
+                },
+                lflat_done);
     baked_loops(d_.nloops, [&] {
         switch (d_.strategy) {
             case kernel_strategy_t::copy:
@@ -4512,6 +4638,37 @@ bool jit_quad_loads(const jit_reorder_desc_t &d) {
 bool jit_fence_in_driver(const jit_reorder_desc_t &d) {
     static const bool per_call = getenv_int("RELAYOUT_JIT_CALL_FENCE", 0) != 0; // experiment knob
     return !per_call && d.nt && d.quad_ld;
+}
+
+// The general copy loops over a call's run with run-time bounds and ends
+// in a masked tail: per position of a baked loop, a run of 8 f32 (nChw8c
+// -> nChw16c) went through the masked tail every time, and a run of 16
+// (nhwc -> nChw16c) stored cached. Short runs (at most four vectors) of
+// whole calls run straight-line instead, streamed as whole lines where the
+// copy streams.
+bool jit_short_copy(const jit_reorder_desc_t &d) {
+    static const bool on = getenv_int("RELAYOUT_JIT_SHORT_COPY", 1) != 0; // experiment knob
+    if (!on || d.strategy != kernel_strategy_t::copy || d.nloops < 1) return false;
+    const int W = d.isa == cpu_isa_t::avx512_core ? 16 : 8;
+    if (d.bit_copy) return d.n[0] * (dim_t)data_type_size(d.sdt) <= 4 * W * 4;
+    return d.n[0] % W == 0 && d.n[0] <= 4 * W;
+}
+
+// Runs of half or a quarter line (nChw8c -> nChw16c: 8 f32 from each of
+// two src blocks; s8 nChw16c -> nhwc: 16 bytes from each of 16 blocks)
+// whose dst continues along the innermost baked loop: each body assembles
+// one whole line from that loop's positions, streamed where the copy
+// streams, instead of cached pieces of lines.
+int jit_short_unroll(const jit_reorder_desc_t &d) {
+    static const bool on = getenv_int("RELAYOUT_JIT_SHORT_LINES", 1) != 0; // experiment knob
+    const int in = d.nloops - 1; // the innermost baked loop
+    if (!on || !d.bit_copy || in < 0 || d.loop_os[in] != d.n[0]) return 1;
+    const dim_t P = d.n[0] * (dim_t)data_type_size(d.sdt);
+    if (P != 16 && P != 32) return 1;
+    const int u = (int)(64 / P);
+    if (d.loop_n[in] % u != 0 || !fits32(u * d.loop_is[in] * (dim_t)data_type_size(d.sdt)))
+        return 1;
+    return u;
 }
 
 // 2x2 filters, OIhw16i16o -> oihw: an interleave, B = 16 i under 4
@@ -5153,15 +5310,21 @@ void jit_reorder_desc_init(
     // AVX2 keeps its 8x16 tiles there (1024x1024x4x4, single-thread: 74
     // -> 55% of a copy flattened).
     if (d.n[0] % 16 == 0 && d.isa == cpu_isa_t::avx2) d.flat_a = d.flat_pf = 0;
+    d.short_copy = jit_short_copy(d);
+    d.short_unroll = d.short_copy ? jit_short_unroll(d) : 1;
     // The driver checks that a call's dst is line-aligned (the streamed
     // stores fault otherwise); the baked loops (or the stage's rows) must
-    // keep it so (OIhw16i16o -> oihw 5x5: rows of 25 f32 apart).
+    // keep it so (OIhw16i16o -> oihw 5x5: rows of 25 f32 apart). (Short
+    // copies stepping loop 0 by whole lines stream; their general copy,
+    // for the other calls, streams only runs of whole 256-byte groups,
+    // which these runs are not.)
     const dim_t dsz = (dim_t)data_type_size(d.ddt);
     // (With flat_b the innermost loop is folded into the flattened tiles;
     // the edge calls' tiles do not stream.)
     if (!d.dst_stage_row)
         for (int l = 0; l < d.nloops - (d.flat_b && d.in_n == 1 ? 1 : 0); ++l)
-            if (d.loop_os[l] * dsz % 64 != 0) d.nt = false;
+            if (d.loop_os[l] * (l == d.nloops - 1 ? d.short_unroll : 1) * dsz % 64 != 0)
+                d.nt = false;
     // (Cached: the 8x8 tiles complete the lines too. AVX2 flattened tiles:
     // the edge calls' tiles step by the folded loop, not whole lines.)
     if (!d.nt || d.b_outer || d.flat_b) d.ymm_b16 = false;

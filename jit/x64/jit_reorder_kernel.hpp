@@ -160,6 +160,14 @@ struct jit_reorder_desc_t {
     // Streamed kernels whose calls end without an sfence: the driver
     // fences once per thread, after its last call (see jit_fence_in_driver).
     bool fence_in_driver;
+    // Copies whose run is a few vectors (n[0]: nhwc -> nChw16c, 16 f32 per
+    // position of a baked loop): whole calls straight-line, without the
+    // run-time bounds and tail of the general copy. See jit_short_copy.
+    bool short_copy;
+    // ... whose innermost baked loop continues the run in the dst (os =
+    // n[0]): this many of its positions per body, assembled into whole
+    // 64-byte lines (1: none). See jit_short_unroll.
+    int short_unroll;
     // Conversions to 2- and 1-byte dsts (f32 -> bf16 / f16 / s8 / u8
     // transposes, AVX-512): full tiles of this many B lanes (32 or 64, one
     // whole 64-byte dst line per A position) converted along A as they are
@@ -283,6 +291,15 @@ bool jit_quad_loads(const jit_reorder_desc_t &d);
 // tiles (desc.quad_ld), whose calls are short (2048x2048x3x3 to oihw: 18
 // KiB each). Knob RELAYOUT_JIT_CALL_FENCE=1: an sfence per call again.
 bool jit_fence_in_driver(const jit_reorder_desc_t &d);
+
+// desc.short_copy: the copy strategy under baked loops with a run of at
+// most four vectors (bit copies: any byte count; conversions: whole
+// vectors).
+bool jit_short_copy(const jit_reorder_desc_t &d);
+
+// desc.short_unroll: bit copies of runs of 16 or 32 bytes whose
+// innermost baked loop is dst-contiguous: 64 / run positions per body.
+int jit_short_unroll(const jit_reorder_desc_t &d);
 
 // desc.flat_b of an interleave (0: none): AVX-512 f32 bit copies whose
 // lanes (B under its folded level, 2x2 weights to plain: 16 i x 4 hw) are

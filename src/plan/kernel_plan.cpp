@@ -248,9 +248,36 @@ status_t kernel_plan_create(
     // Bake the innermost remaining loops while a call stays small and the
     // driver keeps enough iterations for the threads.
     while (!rest.empty() && (int)kp.loops.size() < params.max_loops) {
-        const kloop_t &l = rest.back();
+        kloop_t &l = rest.back();
         if (l.tab >= 0 || l.split_of >= 0 || (l.dim >= 0 && p.check[l.dim])) break;
-        if (work * l.n > params.bake_limit) break;
+        if (work * l.n > params.bake_limit) {
+            // Copies this short (a run of 16 elements per call: nhwc ->
+            // nChw16c, nChw8c -> nChw16c) cost more in the driver than in
+            // the kernel: bake a block of the loop, the largest divisor of
+            // its count that keeps the call within the limit (no tail), and
+            // leave the blocks to the driver. (Tiles keep their measured
+            // call shapes: 2x2 weights to plain, 1024 elements per call.)
+            if (kp.strategy != kernel_strategy_t::copy || work >= params.min_call) break;
+            dim_t b = params.bake_limit / work;
+            while (b > 1 && l.n % b != 0)
+                --b;
+            const dim_t outer = l.n / b;
+            if (b < 2 || (!kp.serial && rest_total / l.n * outer < params.min_driver)) break;
+            kloop_t in = l;
+            in.n = b;
+            l.n = outer;
+            l.is *= b;
+            l.os *= b;
+            l.ss *= b;
+            l.ds *= b;
+            l.cs *= b;
+            l.zs *= b;
+            l.mult *= b;
+            work *= b;
+            rest_total = rest_total / b;
+            kp.loops.insert(kp.loops.begin(), in);
+            break;
+        }
         if (!kp.serial && rest_total / l.n < params.min_driver) break;
         work *= l.n;
         rest_total /= l.n;

@@ -62,6 +62,7 @@ struct kernel_plan_params_t {
     dim_t tile_b = 16;               // B (dst-contiguous) extent of a transpose tile, at least
     bool tile_b_max = false;         // ... and at most (B src rows far apart)
     dim_t bake_limit = 32768;        // elements of a kernel call (target)
+    dim_t min_call = 2048;           // below: a loop too long to bake is split
     int max_loops = 3;               // baked loops
     dim_t min_driver = 16;           // iterations the driver keeps for threading
     size_t serial_bytes = 96 * 1024; // below: run on the calling thread

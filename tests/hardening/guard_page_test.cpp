@@ -96,6 +96,24 @@ std::vector<problem_t> problems() {
     add(
             "nhwc_to_nChw8c", [=] { return memory::desc(act, dt::f32, tag::nhwc); },
             [=] { return memory::desc(act, dt::f32, "aBcd8b"); });
+    // Short copies (desc.short_copy): whole lines assembled from two
+    // 8-channel runs, and from four 16-byte runs, up to the buffers' ends.
+    add(
+            "nChw16c_to_nChw8c_short_lines",
+            [=] {
+                return memory::desc({ 2, 32, 4, 8 }, dt::f32, "aBcd16b");
+            },
+            [=] {
+                return memory::desc({ 2, 32, 4, 8 }, dt::f32, "aBcd8b");
+            });
+    add(
+            "nChw16c_to_nhwc_s8_short_lines",
+            [=] {
+                return memory::desc({ 2, 64, 4, 4 }, dt::s8, "aBcd16b");
+            },
+            [=] {
+                return memory::desc({ 2, 64, 4, 4 }, dt::s8, tag::nhwc);
+            });
     add(
             "nChw8c_to_nChw16c_s8",
             [=] {

@@ -5,6 +5,7 @@
 #include "jit_test_utils.hpp"
 
 #include "jit/x64/cpu_isa.hpp"
+#include "jit/x64/jit_generator.hpp"
 #include "jit/x64/jit_reorder_kernel.hpp"
 
 namespace relayout {
@@ -802,6 +803,133 @@ x64::jit_reorder_desc_t desc_of(const jit_case_t &c, cpu_isa_t isa) {
     }
     x64::jit_reorder_desc_init(d, isa, p, kp);
     return d;
+}
+
+// A generator that jumps to a label it never places fails to finalize
+// (Xbyak leaves such a jump pointing nowhere and says so only when asked),
+// while the same code with the label placed finalizes and runs.
+TEST(jit_generator, UnplacedLabelFails) {
+    struct gen_t : x64::jit_generator_t {
+        explicit gen_t(bool place) : jit_generator_t("label_test", 4096) {
+            Xbyak::Label l;
+            mov(eax, 7);
+            jmp(l, T_NEAR);
+            mov(eax, 1);
+            if (place) L(l);
+            ret();
+        }
+    };
+    gen_t bad(false);
+    EXPECT_EQ(bad.finalize(), status_t::runtime_error);
+    EXPECT_NE(std::string(last_error_message()).find("never placed"), std::string::npos)
+            << last_error_message();
+    gen_t good(true);
+    ASSERT_EQ(good.finalize(), status_t::success);
+    EXPECT_EQ(reinterpret_cast<int (*)()>(const_cast<void *>(good.entry()))(), 7);
+}
+
+// Copies whose run per position is a few vectors (desc.short_copy): the
+// whole calls straight-line, other calls (a padded last block: C = 40 in
+// blocks of 16) the general copy. Runs of 16 and 8 f32 (nhwc <-> nChw16c,
+// nChw8c <-> nChw16c), 16 and 8 bytes (s8), 13 elements of odd strides
+// (bit copies in pieces of 32 .. 1 bytes: 52 and 13 bytes), conversions
+// of whole vectors with scales along the run and across it, zero points
+// and a sum; and large enough to stream (whole lines only). Bit-exact on
+// both ISAs; the desc takes the path exactly there.
+TEST(jit_reorder, ShortCopyRuns) {
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        const dim_t W = isa == cpu_isa_t::avx512_core ? 16 : 8;
+        struct sc_t {
+            jit_case_t c;
+            bool short_copy;
+            int unroll; // desc.short_unroll
+        };
+        std::vector<sc_t> cases;
+        auto add = [&](jit_case_t c, bool on, int u = 1) { cases.push_back({ c, on, u }); };
+        add(jit_case_t::of({ 2, 48, 7, 9 }, relayout_f32, relayout_f32, "nhwc", "nChw16c"), true);
+        add(jit_case_t::of({ 2, 40, 7, 9 }, relayout_f32, relayout_f32, "nhwc", "nChw16c"), true);
+        add(jit_case_t::of({ 2, 48, 7, 9 }, relayout_f32, relayout_f32, "nChw16c", "nhwc"), true);
+        // Half lines whose dst continues along the innermost baked loop:
+        // two positions per line (the two 8-channel blocks of a 16-block,
+        // two pixels); an odd count of pixels (35) cannot pair.
+        add(jit_case_t::of({ 2, 32, 5, 7 }, relayout_f32, relayout_f32, "nChw8c", "nChw16c"), true,
+                2);
+        add(jit_case_t::of({ 2, 32, 5, 7 }, relayout_f32, relayout_f32, "nChw16c", "nChw8c"), true);
+        add(jit_case_t::of({ 2, 32, 4, 8 }, relayout_f32, relayout_f32, "nChw16c", "nChw8c"), true,
+                2);
+        add(jit_case_t::of({ 2, 24, 5, 7 }, relayout_f32, relayout_f32, "nhwc", "nChw8c"), true);
+        add(jit_case_t::of({ 2, 24, 4, 8 }, relayout_f32, relayout_f32, "nhwc", "nChw8c"), true, 2);
+        // Quarter lines: 16 bytes of each of four 16-channel blocks (and of
+        // 4 + 1 blocks: 80 channels, a whole line then a quarter left over:
+        // not paired).
+        add(jit_case_t::of({ 2, 64, 5, 7 }, relayout_s8, relayout_s8, "nChw16c", "nhwc"), true, 4);
+        add(jit_case_t::of({ 2, 80, 5, 7 }, relayout_s8, relayout_s8, "nChw16c", "nhwc"), true);
+        // (Runs of 8 bytes under 16-lane vectors: gathered by the interleave.)
+        add(jit_case_t::of({ 2, 32, 5, 7 }, relayout_u8, relayout_u8, "nChw8c", "nChw16c"), W == 8);
+        for (data_type_t dt : { relayout_f32, relayout_u8 }) {
+            jit_case_t c = jit_case_t::of({ 6, 5, 13 }, dt, dt, "", "");
+            c.sstrides = { 100, 19, 1 };
+            c.dstrides = { 65, 13, 1 };
+            add(c, true);
+        }
+        // Conversions: whole vectors of the run (16 f32 -> bf16 lanes; AVX2
+        // two vectors); a scale per channel (along the run), per image
+        // (across it); u8 with zero points; a sum.
+        jit_case_t c =
+                jit_case_t::of({ 2, 48, 7, 9 }, relayout_f32, relayout_bf16, "nhwc", "nChw16c");
+        add(c, true);
+        c.src_scale_mask = 2;
+        add(c, true);
+        c.src_scale_mask = 1;
+        c.ddt = relayout_u8;
+        c.dst_zp = 3;
+        add(c, true);
+        c.src_scale_mask = -1;
+        c.dst_zp = 0;
+        c.sdt = relayout_s8;
+        c.ddt = relayout_f32;
+        c.src_zp = -2;
+        c.beta = 0.5f;
+        add(c, true);
+        // A run that is not whole vectors (conversion of 8 lanes on
+        // AVX-512): the general copy.
+        c = jit_case_t::of({ 2, 32, 5, 7 }, relayout_f32, relayout_bf16, "nChw8c", "nChw16c");
+        add(c, W == 8);
+        // Large: streamed whole lines (16 f32), and the 8-f32 halves.
+        add(jit_case_t::of({ 4, 64, 250, 161 }, relayout_f32, relayout_f32, "nhwc", "nChw16c"),
+                true);
+        add(jit_case_t::of({ 4, 64, 250, 161 }, relayout_f32, relayout_f32, "nChw8c", "nChw16c"),
+                true, 2);
+        add(jit_case_t::of({ 4, 256, 250, 161 }, relayout_u8, relayout_u8, "nChw16c", "nhwc"), true,
+                4);
+        c = jit_case_t::of({ 4, 64, 250, 161 }, relayout_f32, relayout_f32, "nhwc", "nChw16c");
+        c.src_scale_mask = 2;
+        add(c, true);
+        for (const sc_t &k : cases) {
+            EXPECT_TRUE(run_jit_case(k.c, isa)) << k.c.str();
+            const x64::jit_reorder_desc_t d = desc_of(k.c, isa);
+            EXPECT_EQ(d.short_copy, k.short_copy) << k.c.str() << " isa " << W;
+            if (d.short_copy) EXPECT_EQ(d.short_unroll, k.unroll) << k.c.str() << " isa " << W;
+        }
+        // The kernel plan: a position loop too long to bake under a run of
+        // 16 is split (2048 of its 4096 per call, the blocks to the
+        // driver); a prime count (4099) cannot be split without a tail and
+        // stays in the driver.
+        std::string kplan;
+        case_kplan(
+                jit_case_t::of({ 16, 256, 64, 64 }, relayout_f32, relayout_f32, "nhwc", "nChw16c"),
+                isa, kplan);
+        EXPECT_NE(kplan.find("loops:[2048 256 16] driver:"), std::string::npos) << kplan;
+        EXPECT_NE(kplan.find("[2 524288 32768]"), std::string::npos) << kplan;
+        case_kplan(
+                jit_case_t::of({ 16, 256, 1, 4099 }, relayout_f32, relayout_f32, "nhwc", "nChw16c"),
+                isa, kplan);
+        EXPECT_EQ(kplan.find("loops:[4099"), std::string::npos) << kplan;
+        EXPECT_NE(kplan.find("driver:[16 1049344 1049344 d0][16 16 65584 d1*16][4099 256 16 d3]"),
+                std::string::npos)
+                << kplan;
+    }
 }
 
 // Destinations beyond the non-temporal threshold take the streaming-store
