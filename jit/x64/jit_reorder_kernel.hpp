@@ -322,6 +322,10 @@ bool jit_pair_a(const jit_reorder_desc_t &d);
 // calls of A a multiple of 64.
 bool jit_quad_a(const jit_reorder_desc_t &d);
 
+// Streamed AVX-512 value copies to s8 / u8 narrow each line's four
+// vectors by saturating packs (generator only: no desc field).
+bool jit_copy_packs(const jit_reorder_desc_t &d);
+
 // desc.narrow_rows of a transpose (0: none): AVX-512 value conversions to
 // bf16 / f16 (32 lanes) or s8 / u8 (64 lanes) whose scales do not change
 // along A, without the sum or compensation, with B of at least a line.

@@ -1040,6 +1040,52 @@ TEST(jit_reorder, CopyStreamsOnBothIsas) {
     }
 }
 
+// Streamed AVX-512 value copies to s8 / u8 narrow each line's four
+// vectors by saturating packs and one dword permute (jit_copy_packs):
+// only the upper clamp, so NaN, -inf and values below lo must still give
+// lo (random sources hold them). Bit-exact for f32, s32 and bf16 srcs
+// and from the other 8-bit type, with common and per-element scales,
+// zero points, a tail after the last whole line (rows of 45001), and
+// rows of 45013 elements (calls mostly not line-aligned: cached, the
+// usual stores). The rule takes AVX-512 value copies to 8-bit dsts only.
+TEST(jit_reorder, CopyPacksToBytes) {
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        const bool z = isa == cpu_isa_t::avx512_core;
+        for (data_type_t ddt : { relayout_s8, relayout_u8 })
+            for (data_type_t sdt : { relayout_f32, relayout_s32, relayout_bf16,
+                         ddt == relayout_s8 ? relayout_u8 : relayout_s8 }) {
+                // (streamed: src + dst of nt_threshold_bytes at least)
+                const dim_t rows = data_type_size(sdt) == 4 ? 280 : 560;
+                jit_case_t c = jit_case_t::of({ rows, 45001 }, sdt, ddt, "ab", "ab");
+                c.src_scale_mask = 0;
+                const x64::jit_reorder_desc_t d = desc_of(c, isa);
+                EXPECT_TRUE(d.nt) << c.str();
+                EXPECT_EQ(x64::jit_copy_packs(d), z) << c.str();
+                EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+                if (sdt != relayout_f32) continue;
+                c.src_scale_mask = 3; // per element: vector scales
+                c.dst_scale_mask = 0;
+                c.src_zp = 3;
+                c.dst_zp = -5;
+                EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+                c.src_scale_mask = -1;
+                c.dst_scale_mask = -1;
+                c.src_zp = c.dst_zp = 0;
+                c.dstrides = { 45013, 1 };
+                EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+            }
+        // Not for other dsts, nor for bit copies (gen_copy_bits).
+        for (data_type_t sdt : { relayout_f32, relayout_s8 }) {
+            jit_case_t c = jit_case_t::of({ 280, 45001 }, sdt,
+                    sdt == relayout_s8 ? relayout_s8 : relayout_bf16, "ab", "ab");
+            EXPECT_FALSE(x64::jit_copy_packs(desc_of(c, isa))) << c.str();
+            c.ddt = relayout_s16;
+            EXPECT_FALSE(x64::jit_copy_packs(desc_of(c, isa))) << c.str();
+        }
+    }
+}
+
 // Blocked weights to plain (OIhw16i16o -> oihw, large): each call reads
 // one dense 16 KiB src block, the next call the next one, so the tiles
 // prefetch it in address order (desc.pf_ahead). Bit-exact with the
