@@ -1083,6 +1083,33 @@ void reorder_gen_t::gen_copy() {
 // whole lines: desc.nt), others cached.
 void reorder_gen_t::gen_short_copy(bool nt) {
     const int64_t n = d_.n[0];
+    if (d_.short_unroll > 1 && !d_.bit_copy) {
+        // Conversions to 2- and 1-byte dsts, one vector per position: u
+        // positions along the innermost loop converted, narrowed and
+        // packed into one line (AVX-512), as the streamed copy packs its
+        // four vectors.
+        const int u = d_.short_unroll, in = d_.nloops - 1;
+        xor_(rax, rax);
+        for (int j = 0; j < u; ++j)
+            load_lanes(j, ptr[r8 + j * d_.loop_is[in] * ssz_], nullptr, d_.sdt);
+        for (int j = 0; j < u; ++j) {
+            lane_src_t s{ ptr[r9 + j * n * dsz_], ptr[r10 + j * d_.loop_ss[in] * 4],
+                ptr[r11 + j * d_.loop_ds[in] * 4], nullptr };
+            compute(j, s);
+        }
+        if (dsz_ == 2) {
+            for (int j = 0; j < u; ++j)
+                (d_.ddt == relayout_f16) ? vcvtps2ph(Ymm(j), Zmm(j), 0) : vpmovdw(Ymm(j), Zmm(j));
+            vinserti64x4(Zmm(0), Zmm(0), Ymm(1), 1);
+        } else {
+            for (int j = 0; j < u; ++j)
+                vpmovdb(Xmm(j), Zmm(j));
+            for (int j = 1; j < u; ++j)
+                vinserti32x4(Zmm(0), Zmm(0), Xmm(j), j);
+        }
+        nt ? vmovntdq(ptr[r9], Zmm(0)) : vmovdqu64(ptr[r9], Zmm(0));
+        return;
+    }
     if (d_.short_unroll > 1) {
         // u runs of P bytes, one after the other in the dst, from src
         // positions loop_is[0] apart: one whole line (AVX-512: a zmm of u
@@ -4680,8 +4707,13 @@ bool jit_short_copy(const jit_reorder_desc_t &d) {
 int jit_short_unroll(const jit_reorder_desc_t &d) {
     static const bool on = getenv_int("RELAYOUT_JIT_SHORT_LINES", 1) != 0; // experiment knob
     const int in = d.nloops - 1; // the innermost baked loop
-    if (!on || !d.bit_copy || in < 0 || d.loop_os[in] != d.n[0]) return 1;
-    const dim_t P = d.n[0] * (dim_t)data_type_size(d.sdt);
+    if (!on || in < 0 || d.loop_os[in] != d.n[0]) return 1;
+    // Conversions (AVX-512): one vector per position into 2- or 1-byte
+    // lanes (f32 -> bf16 nhwc -> nChw16c: 32 bytes per position).
+    const dim_t dsz = (dim_t)data_type_size(d.ddt);
+    if (!d.bit_copy && (d.isa != cpu_isa_t::avx512_core || d.n[0] != 16 || (dsz != 1 && dsz != 2)))
+        return 1;
+    const dim_t P = d.n[0] * (d.bit_copy ? (dim_t)data_type_size(d.sdt) : dsz);
     if (P != 16 && P != 32) return 1;
     const int u = (int)(64 / P);
     if (d.loop_n[in] % u != 0 || !fits32(u * d.loop_is[in] * (dim_t)data_type_size(d.sdt)))

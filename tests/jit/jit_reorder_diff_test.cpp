@@ -892,6 +892,24 @@ TEST(jit_reorder, ShortCopyRuns) {
         c.src_zp = -2;
         c.beta = 0.5f;
         add(c, true);
+        // Conversions of one vector per position into 2- and 1-byte lanes,
+        // packed into whole lines along the innermost loop (AVX-512): two
+        // pixels of bf16 / f16 (a scale per channel: a vector per pixel),
+        // four 16-channel blocks of u8 (a scale per image, a zero point).
+        const int uz = W == 16 ? 2 : 1;
+        c = jit_case_t::of({ 2, 48, 4, 8 }, relayout_f32, relayout_bf16, "nhwc", "nChw16c");
+        c.src_scale_mask = 2;
+        add(c, true, uz);
+        c.ddt = relayout_f16;
+        add(c, true, uz);
+        c = jit_case_t::of({ 2, 64, 5, 7 }, relayout_f32, relayout_u8, "nChw16c", "nhwc");
+        c.src_scale_mask = 1;
+        c.dst_zp = 5;
+        add(c, true, W == 16 ? 4 : 1);
+        c.src_scale_mask = 2; // per channel: the scales step with the blocks
+        add(c, true, W == 16 ? 4 : 1);
+        c = jit_case_t::of({ 4, 64, 250, 160 }, relayout_f32, relayout_bf16, "nhwc", "nChw16c");
+        add(c, true, uz);
         // A run that is not whole vectors (conversion of 8 lanes on
         // AVX-512): the general copy.
         c = jit_case_t::of({ 2, 32, 5, 7 }, relayout_f32, relayout_bf16, "nChw8c", "nChw16c");
