@@ -4514,11 +4514,15 @@ bool jit_quad_loads(const jit_reorder_desc_t &d) {
 // load of the stream masked; unmasked, the extra lanes read the next
 // rows' bytes, inside the src wherever they end before the tile's
 // farthest row does (all rows but the last one to three of contiguous
-// rows), and land in transposed rows that are never stored. Quick hack
-// (every row unmasked), single-thread / 2 threads, % of a copy, medians
-// of 3: bf16 oihw -> OIhw16i16o 2048x2048x3x3 50 -> 56 / 52 -> 57, f32
-// -> bf16 44 -> 53 / 44 -> 54, s8 32 -> 44 / 33 -> 43, f32 oihw ->
-// OIhw8i8o 39 -> 48 / 41 -> 47.
+// rows), and land in transposed rows that are never stored. Knob off /
+// on, single-thread / 2 threads, % of a copy, medians of 5 interleaved
+// (benchdnn_lite): oihw -> OIhw16i16o 2048x2048x3x3 bf16 43 -> 56 / 37
+// -> 59, f32 -> bf16 45 -> 50 / 42 -> 52, s8 38 -> 44 / 35 -> 36, f32
+// oihw -> OIhw8i8o 38 -> 46 / 43 -> 66; in the caches (256x256x3x3)
+// bf16 40 -> 44, OIhw8i8o 132 -> 138 / 176 -> 216. reorder_bench (x
+// oneDNN, 5 rounds, busy): bf16 1.59 -> 1.68 / 1.54 -> 1.74, f32 ->
+// bf16 1.41 -> 1.61 / 1.25 -> 1.44, s8 1.72 -> 2.68 / even, OIhw8i8o
+// 0.82 -> 0.94 / 0.80 -> 0.87.
 bool jit_a_rows_unmasked(const jit_reorder_desc_t &d) {
     static const bool on = getenv_int("RELAYOUT_JIT_A_ROWS_UNMASKED", 1) != 0; // experiment knob
     return on && d.isa == cpu_isa_t::avx512_core && d.n[0] < 16 && 2 * d.n[0] != 16
