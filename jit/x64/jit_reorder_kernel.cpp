@@ -196,6 +196,19 @@ private:
             vcvtdq2ps(v, v);
     }
 
+    // The mask of a full tile's load of the src row at `disp` bytes into
+    // the tile, whose TA A lanes are values: k5 for TA < W_, or none where
+    // the whole vector's bytes (W_ lanes of the src type) end within the
+    // tile's src, at or before `reach` (the end of its farthest row's
+    // values), so inside the src buffer; the extra lanes become the rows
+    // TA .. W_ - 1 of the transposed tile, never stored (see
+    // jit_a_rows_unmasked). Half the lanes keep k5 (a ymm load, exact).
+    const Opmask *a_row_mask(int TA, int64_t disp, int64_t reach) const {
+        if (TA == W_) return nullptr;
+        const bool whole = d_.a_rows_unmasked && 2 * TA != W_ && disp + W_ * ssz_ <= reach;
+        return whole ? nullptr : &k5;
+    }
+
     // One element at `a` into lane 0 of xmm(vi) (scalar strategy).
     void load_elem(int vi, const Address &a, data_type_t dt) {
         const Xmm v = Xmm(vi);
@@ -2412,10 +2425,15 @@ void reorder_gen_t::gen_row_tiles(int TA) {
     const int rowb = 64 * dsz_; // bytes of a dst row
     const bool staged = dsz_ < 4;
     const bool nt = d_.nt && osA % 64 == 0;
+    int64_t reach = 0; // the end of the farthest src row's values
+    for (int b = 0; b < 64; ++b)
+        reach = std::max(reach, row_disp(b) + TA * ssz_);
     for (int t = 0; t < 64 / T; ++t) {
         const int lane0 = t * T;
-        for (int b = 0; b < T; ++b)
-            load_lanes(b, ptr[rcx + row_disp(lane0 + b)], TA < T ? &k5 : nullptr, d_.sdt);
+        for (int b = 0; b < T; ++b) {
+            const int64_t disp = row_disp(lane0 + b);
+            load_lanes(b, ptr[rcx + disp], a_row_mask(TA, disp, reach), d_.sdt);
+        }
         transpose_tile();
         comp_zero();
         for (int a = 0; a < TA; ++a) {
@@ -3036,9 +3054,12 @@ void reorder_gen_t::gen_transpose() {
         if (d_.pf_row)
             for (int b = 0; b < TB; ++b)
                 prefetcht1(ptr[rcx + row_disp(b) + d_.pf_row]);
+        int64_t reach = 0; // the end of the farthest src row's values
+        for (int b = 0; b < TB; ++b)
+            reach = std::max(reach, row_disp(b) + TA * ssz_);
         for (int b = 0; b < T; ++b) {
             if (b < TB)
-                load_lanes(b, ptr[rcx + row_disp(b)], TA < T ? &k5 : nullptr, d_.sdt);
+                load_lanes(b, ptr[rcx + row_disp(b)], a_row_mask(TA, row_disp(b), reach), d_.sdt);
             else
                 vpxord_or_xor(b);
         }
@@ -4673,6 +4694,33 @@ bool jit_quad_loads(const jit_reorder_desc_t &d) {
     return d.strategy == kernel_strategy_t::transpose && (d.flat_a || d.flat_b);
 }
 
+// Masked loads from memory are slow on Zen 4 whatever the mask: a stream
+// of them (a standalone model, 256 MiB, one line per load) ran at about
+// 40% of the same loads unmasked (zmm 12-16 vs 28-39 GB/s, ymm and
+// vmaskmovps the same), as if the hardware prefetchers did not follow
+// them; an L2 prefetch 512 B to 2 KiB ahead restored the speed, and in
+// L1 / L2 a masked load costs what the unmasked one of its full width
+// does (a line split included, masked off or not). The full tiles of an
+// A shorter than a tile load their rows through k5 (TA lanes), every
+// load of the stream masked; unmasked, the extra lanes read the next
+// rows' bytes, inside the src wherever they end before the tile's
+// farthest row does (all rows but the last one to three of contiguous
+// rows), and land in transposed rows that are never stored. Knob off /
+// on, single-thread / 2 threads, % of a copy, medians of 5 interleaved
+// (benchdnn_lite): oihw -> OIhw16i16o 2048x2048x3x3 bf16 43 -> 56 / 37
+// -> 59, f32 -> bf16 45 -> 50 / 42 -> 52, s8 38 -> 44 / 35 -> 36, f32
+// oihw -> OIhw8i8o 38 -> 46 / 43 -> 66; in the caches (256x256x3x3)
+// bf16 40 -> 44, OIhw8i8o 132 -> 138 / 176 -> 216. reorder_bench (x
+// oneDNN, 5 rounds, busy): bf16 1.59 -> 1.68 / 1.54 -> 1.74, f32 ->
+// bf16 1.41 -> 1.61 / 1.25 -> 1.44, s8 1.72 -> 2.68 / even, OIhw8i8o
+// 0.82 -> 0.94 / 0.80 -> 0.87.
+bool jit_a_rows_unmasked(const jit_reorder_desc_t &d) {
+    static const bool on = getenv_int("RELAYOUT_JIT_A_ROWS_UNMASKED", 1) != 0; // experiment knob
+    return on && d.isa == cpu_isa_t::avx512_core && d.n[0] < 16 && 2 * d.n[0] != 16
+           && (d.strategy == kernel_strategy_t::transpose
+                   || d.strategy == kernel_strategy_t::interleave);
+}
+
 // An sfence at the end of each call waits for the call's streaming stores
 // to drain before the next call's loads can overlap them; the short calls
 // of the flattened tiles (3x3 to oihw: 9 KiB of src) lost most to it.
@@ -5411,6 +5459,7 @@ void jit_reorder_desc_init(
     }
     d.quad_ld = jit_quad_loads(d);
     d.fence_in_driver = jit_fence_in_driver(d);
+    d.a_rows_unmasked = jit_a_rows_unmasked(d);
 }
 
 status_t jit_reorder_desc_check(const jit_reorder_desc_t &d) {

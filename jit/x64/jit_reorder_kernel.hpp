@@ -157,6 +157,12 @@ struct jit_reorder_desc_t {
     // is its in-lane 4 x 4 half (32 shuffles instead of 64). See
     // jit_quad_loads.
     bool quad_ld;
+    // AVX-512 tiles of an A shorter than a tile (k5: TA < 16 lanes of each
+    // src row; 3x3 weights of 2- and 1-byte types, 8i8o): full tiles load
+    // a src row unmasked wherever the whole vector's bytes lie within the
+    // tile's own src, up to the end of its farthest row (see
+    // jit_a_rows_unmasked).
+    bool a_rows_unmasked;
     // Streamed kernels whose calls end without an sfence: the driver
     // fences once per thread, after its last call (see jit_fence_in_driver).
     bool fence_in_driver;
@@ -286,6 +292,11 @@ dim_t jit_flat_b_tiles(const jit_reorder_desc_t &d);
 // RELAYOUT_JIT_QUAD_LD=0: off; RELAYOUT_JIT_LANES_QUAD=0: off for the
 // lanes only.
 bool jit_quad_loads(const jit_reorder_desc_t &d);
+
+// desc.a_rows_unmasked: AVX-512 transposes and interleaves whose A is
+// shorter than a tile and not half of it (half: ymm loads). Knob
+// RELAYOUT_JIT_A_ROWS_UNMASKED=0: off.
+bool jit_a_rows_unmasked(const jit_reorder_desc_t &d);
 
 // desc.fence_in_driver: streamed kernels of the quad-loading flattened
 // tiles (desc.quad_ld), whose calls are short (2048x2048x3x3 to oihw: 18

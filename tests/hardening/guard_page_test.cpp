@@ -369,6 +369,52 @@ std::vector<problem_t> problems() {
             [] {
                 return memory::desc({ 1024, 528, 4, 4 }, dt::f32, tag::oihw);
             });
+    // A shorter than a tile on AVX-512 (jit_a_rows_unmasked): full tiles
+    // load their src rows unmasked where the vector ends within the tile's
+    // src; the last full tile ends flush against the src's guard page (O
+    // and I whole blocks), so its last rows stay masked. 16 x 16 tiles
+    // of 2- and 1-byte srcs and of a value path, and row tiles (8i8o).
+    add(
+            "oihw_to_OIhw16i16o_bf16_unmasked_rows",
+            [] {
+                return memory::desc({ 32, 32, 3, 3 }, dt::bf16, tag::oihw);
+            },
+            [] {
+                return memory::desc({ 32, 32, 3, 3 }, dt::bf16, "ABcd16b16a");
+            });
+    add(
+            "oihw_to_OIhw16i16o_s8_unmasked_rows",
+            [] {
+                return memory::desc({ 16, 32, 1, 13 }, dt::s8, tag::oihw);
+            },
+            [] {
+                return memory::desc({ 16, 32, 1, 13 }, dt::s8, "ABcd16b16a");
+            });
+    add(
+            "oihw_to_OIhw16i16o_f32_scaled_unmasked_rows",
+            [] {
+                return memory::desc({ 32, 16, 3, 3 }, dt::f32, tag::oihw);
+            },
+            [] {
+                return memory::desc({ 32, 16, 3, 3 }, dt::f32, "ABcd16b16a");
+            },
+            [](primitive_attr &a) { a.set_scales(RELAYOUT_ARG_SRC, 0, { 0.25f }); });
+    add(
+            "oihw_to_OIhw8i8o_unmasked_rows",
+            [] {
+                return memory::desc({ 24, 32, 3, 3 }, dt::f32, tag::oihw);
+            },
+            [] {
+                return memory::desc({ 24, 32, 3, 3 }, dt::f32, "ABcd8b8a");
+            });
+    add(
+            "oihw_to_OIhw4i16o4i_f32_unmasked_rows",
+            [] {
+                return memory::desc({ 16, 32, 1, 13 }, dt::f32, tag::oihw);
+            },
+            [] {
+                return memory::desc({ 16, 32, 1, 13 }, dt::f32, "ABcd4b16a4b");
+            });
     // f32 line pairs (jit_f32_line_pairs, the rows assembled in registers:
     // jit_f32_line_regs; streamed, dst rows 3001 elements apart): the last
     // A row ends flush against the dst's guard page, its last call of 25 B

@@ -2546,6 +2546,97 @@ TEST(jit_reorder, RowTiles) {
     }
 }
 
+// AVX-512 full tiles of an A shorter than a tile (TA < 16 lanes of each
+// src row, not 8) load their rows unmasked where the whole vector ends
+// within the tile's src (desc.a_rows_unmasked): the 16 x 16 tiles (oihw ->
+// OIhw16i16o of 2- and 1-byte types, value paths, A = 2 .. 15) and the
+// row tiles (oihw -> OIhw8i8o, OIhw4i16o4i to f32). Bit-exact with the
+// extra lanes of other rows (contiguous and with gaps between the rows),
+// scales and zero points (the extra lanes convert to other values), the
+// sum, s8s8 compensation, edges (I and O not whole blocks), padding, the
+// last full tile at the end of the src, and streamed.
+TEST(jit_reorder, ShortAUnmaskedRows) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    int n = 0;
+    // (Small problems tile o: O whole blocks put the last full tile at the
+    // end of the src.)
+    const std::vector<std::vector<dim_t>> dims_list = { { 17, 32, 3, 3 }, { 32, 32, 3, 3 },
+        { 20, 35, 3, 3 }, { 16, 48, 2, 2 }, { 19, 32, 1, 3 }, { 17, 32, 3, 5 }, { 16, 48, 3, 5 },
+        { 33, 16, 1, 7 }, { 18, 32, 2, 1 }, { 17, 64, 1, 13 }, { 32, 16, 1, 11 } };
+    for (const auto &dims : dims_list)
+        for (data_type_t sdt : { relayout_bf16, relayout_f16, relayout_s8, relayout_u8,
+                     relayout_s16, relayout_f32 })
+            for (data_type_t ddt : { sdt, relayout_f32, relayout_bf16 })
+                for (int variant = 0; variant < 4; ++variant) {
+                    if (sdt == relayout_f32 && ddt == relayout_f32 && variant == 0) continue;
+                    if (variant && (sdt != relayout_s8 && sdt != relayout_f32)) continue;
+                    jit_case_t c = jit_case_t::of(dims, sdt, ddt, "oihw", "OIhw16i16o");
+                    set_scale_variant(c, variant, 1);
+                    const x64::jit_reorder_desc_t d = desc_of(c, isa);
+                    const dim_t A = dims[2] * dims[3];
+                    EXPECT_EQ(d.a_rows_unmasked, d.isa == isa && A < 16) << c.str();
+                    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n)) << c.str();
+                }
+    // The sum and s8s8 compensation (bit copies of s8 with the
+    // compensation, summed per lane by the kernel).
+    for (const auto &dims : dims_list) {
+        jit_case_t c = jit_case_t::of(dims, relayout_f32, relayout_f32, "oihw", "OIhw16i16o");
+        c.beta = 0.5f;
+        c.src_scale_mask = 1;
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n)) << c.str();
+        c = jit_case_t::of(dims, relayout_s8, relayout_s8, "oihw", "OIhw16i16o");
+        c.set_comp(relayout_extra_flag_compensation_conv_s8s8, 1);
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n)) << c.str();
+    }
+    // Gaps between the src rows (the extra lanes read them) and odd row
+    // strides.
+    for (dim_t gap : { 1, 7, 16 }) {
+        jit_case_t c = jit_case_t::of({ 17, 32, 3, 3 }, relayout_bf16, relayout_bf16, "", "");
+        c.sstrides = { 32 * (9 + gap) + 3, 9 + gap, 3, 1 };
+        c.dtag = "OIhw16i16o";
+        EXPECT_TRUE(desc_of(c, isa).a_rows_unmasked) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n)) << c.str();
+        c.sdt = c.ddt = relayout_s8;
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n)) << c.str();
+    }
+    // Row tiles: 8i8o (f32: 8 o x 8 i lanes per row; O whole blocks) and
+    // 4i16o4i to f32.
+    std::vector<std::vector<dim_t>> row_dims = dims_list;
+    for (const auto &dims : { std::vector<dim_t>{ 24, 32, 3, 3 }, { 64, 64, 3, 3 },
+                 { 24, 16, 1, 13 }, { 40, 32, 3, 5 }, { 8, 48, 1, 2 } })
+        row_dims.push_back(dims);
+    for (const auto &dims : row_dims)
+        for (const char *dtag : { "OIhw8i8o", "OIhw4i16o4i" })
+            for (int variant = 0; variant < 4; ++variant) {
+                jit_case_t c = jit_case_t::of(dims, relayout_f32, relayout_f32, "oihw", dtag);
+                set_scale_variant(c, variant, 1);
+                std::string impl;
+                EXPECT_TRUE(run_jit_case(c, isa, &impl, ++n)) << c.str();
+                // (Per-o scales make 8i8o a transpose.)
+                if (dims[0] % 8 == 0 && dims[1] % 16 == 0 && variant < 2)
+                    EXPECT_NE(impl.find(":interleave"), std::string::npos) << c.str() << impl;
+                c.sdt = relayout_bf16;
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n)) << c.str();
+            }
+    // Streamed (past the non-temporal threshold), the last tile at the end.
+    for (data_type_t sdt : { relayout_bf16, relayout_s8 }) {
+        jit_case_t c = jit_case_t::of({ 1024, 1024, 3, 3 }, sdt, sdt, "oihw", "OIhw16i16o");
+        EXPECT_TRUE(desc_of(c, isa).a_rows_unmasked) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n)) << c.str();
+    }
+    jit_case_t c =
+            jit_case_t::of({ 2048, 1024, 3, 3 }, relayout_f32, relayout_bf16, "oihw", "OIhw16i16o");
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n)) << c.str();
+    // Not: A of half a tile (ymm loads), whole tiles, AVX2.
+    c = jit_case_t::of({ 32, 32, 2, 4 }, relayout_bf16, relayout_bf16, "oihw", "OIhw16i16o");
+    EXPECT_FALSE(desc_of(c, isa).a_rows_unmasked) << c.str();
+    c.dims = { 32, 32, 4, 4 };
+    EXPECT_FALSE(desc_of(c, isa).a_rows_unmasked) << c.str();
+    c.dims = { 32, 32, 3, 3 };
+    EXPECT_FALSE(desc_of(c, cpu_isa_t::avx2).a_rows_unmasked) << c.str();
+}
+
 // Conversions of plain weights to 4i16o4i bytes with a short A (3x3,
 // 5x5, 2x2: not a whole 16 A positions; the i loop baked): each call's 16 o rows are
 // converted along their flattened (i, hw) run into a byte stage and byte
