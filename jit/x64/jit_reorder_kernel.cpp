@@ -5353,11 +5353,19 @@ void jit_reorder_desc_init(
     // does not waste half of every 16x16 one (measured 2x on Zen 4), except
     // where the zmm tile's 8 rows of 16 lanes stream whole lines and the
     // ymm tile's would be half lines far apart (nChw8c -> nchw, 134 MB:
-    // 54% -> 103% of a streaming copy).
+    // 54% -> 103% of a streaming copy). An A of fewer than 8 rows (2x2
+    // and 1x3 weights: A = 4, 3; nChw4c -> nchw) stays on the zmm tiles
+    // of TA rows: every 8x8 tile would be an edge tile, which the 2- and
+    // 1-byte AVX2 tiles fill element by element (vs oneDNN, 2 threads,
+    // busy machine: bf16 / s8 oihw -> OIhw16i16o 2048x2048x2x2 0.23 /
+    // 0.21x -> 1.19 / 1.18x; f32 nChw4c -> nchw 0.25 -> 1.37x; f32 2x2
+    // 1.17 -> 1.41x).
+    const bool short_a = d.n[0] < 8 && d.in_n == 1 && d.n[1] * d.in_n > 8;
     if (isa == cpu_isa_t::avx512_core
             && (kp.strategy == kernel_strategy_t::transpose
                     || kp.strategy == kernel_strategy_t::interleave)
-            && (d.n[1] * d.in_n <= 8 || (d.n[0] <= 8 && d.in_n == 1)) && !half_a_tile(d))
+            && (d.n[1] * d.in_n <= 8 || (d.n[0] <= 8 && d.in_n == 1)) && !half_a_tile(d)
+            && !short_a)
         d.isa = cpu_isa_t::avx2;
     // Streaming stores only as whole 64-byte lines: zmm, or ymm pairs that
     // fill a line back to back (an 8x8 f32 tile whose rows are adjacent).

@@ -805,6 +805,46 @@ x64::jit_reorder_desc_t desc_of(const jit_case_t &c, cpu_isa_t isa) {
     return d;
 }
 
+// Transposes whose A has fewer than 8 rows (2x2 and 1x3 weights to
+// blocked: A = 4, 3; nChw4c -> nchw) stay on the AVX-512 tiles of TA rows
+// instead of the 8x8 AVX2 tiles, every one of which would be an edge tile
+// (2- and 1-byte ones filled element by element); 8 rows (nChw8c -> nchw,
+// small) and B of at most 8 lanes (nchw -> nChw4c) keep the 8x8 tiles.
+// Bit-exact at every type, with padded blocks, a scale and a streamed size.
+TEST(jit_reorder, ShortARowsStayOnZmm) {
+    const cpu_isa_t z = cpu_isa_t::avx512_core;
+    struct ac_t {
+        jit_case_t c;
+        bool zmm; // desc isa at AVX-512
+    };
+    std::vector<ac_t> cases;
+    for (data_type_t dt : { relayout_f32, relayout_bf16, relayout_f16, relayout_s8, relayout_u8 })
+        for (const auto &dims : { std::vector<dim_t>{ 64, 64, 2, 2 }, { 40, 36, 2, 2 } })
+            cases.push_back({ jit_case_t::of(dims, dt, dt, "oihw", "OIhw16i16o"), true });
+    cases.push_back(
+            { jit_case_t::of({ 33, 20, 1, 3 }, relayout_f32, relayout_f32, "oihw", "OIhw16i16o"),
+                    true });
+    cases.push_back({ jit_case_t::of({ 2, 20, 5, 7 }, relayout_f32, relayout_f32, "nChw4c", "nchw"),
+            true });
+    jit_case_t sc =
+            jit_case_t::of({ 64, 40, 2, 2 }, relayout_f32, relayout_s8, "oihw", "OIhw16i16o");
+    sc.src_scale_mask = 1;
+    cases.push_back({ sc, true });
+    cases.push_back({ jit_case_t::of({ 2048, 2048, 2, 2 }, relayout_bf16, relayout_bf16, "oihw",
+                              "OIhw16i16o"),
+            true });
+    cases.push_back({ jit_case_t::of({ 2, 32, 5, 7 }, relayout_f32, relayout_f32, "nChw8c", "nchw"),
+            false });
+    cases.push_back({ jit_case_t::of({ 2, 20, 5, 7 }, relayout_f32, relayout_f32, "nchw", "nChw4c"),
+            false });
+    for (const ac_t &k : cases) {
+        for (cpu_isa_t isa : { z, cpu_isa_t::avx2 })
+            if (x64::isa_allowed(isa)) EXPECT_TRUE(run_jit_case(k.c, isa)) << k.c.str();
+        if (x64::isa_allowed(z))
+            EXPECT_EQ(desc_of(k.c, z).isa, k.zmm ? z : cpu_isa_t::avx2) << k.c.str();
+    }
+}
+
 // A generator that jumps to a label it never places fails to finalize
 // (Xbyak leaves such a jump pointing nowhere and says so only when asked),
 // while the same code with the label placed finalizes and runs.
