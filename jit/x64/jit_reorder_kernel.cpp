@@ -745,6 +745,8 @@ private:
     void ymm_narrow_comp(int h);
     void full_row_tile(int nl, int TA, const Label &lb, const std::function<void()> &tile);
     Label c_pack_; // gen_row_bytes: 4 x 4 byte transposes in each dword group
+    void gen_few_b_tile();
+    Label c_few_idx_; // gen_few_b_tile: the permute indices
     void generate();
     void emit_constants();
 };
@@ -815,6 +817,16 @@ void reorder_gen_t::emit_constants() {
     table(c_flat_perm_, 16, [&](int i) { dd(4 * (i % 4) + i / 4); });
     table(c_flat_b_src_, (int)d_.flat_b, [&](int k) { dd(uint32_t(flat_b_src(k))); });
     table(c_ymm_perm_, 8, [&](int i) { dd(4 * (i % 2) + i / 2); });
+    // Few B lanes: output vector j, step s (1 .. B - 1) of its permute
+    // chain, lane l holds dst element f = 16 j + l: position p = f / B of
+    // lane c = f % B. Step 1 picks c = 0 and 1 from rows 0 and 1, step s
+    // >= 2 keeps the lanes so far and takes c = s from row s.
+    const int fb = d_.few_b;
+    table(c_few_idx_, 16 * fb * (fb - 1), [&](int i) {
+        const int j = i / 16 / (fb - 1), st = i / 16 % (fb - 1) + 1, l = i % 16;
+        const int f = 16 * j + l, pos = f / fb, c = f % fb;
+        dd(uint32_t(st == 1 ? (c == 1 ? 16 + pos : pos) : (c == st ? 16 + pos : l)));
+    });
     table(c_ysm_col_, 256, [&](int i) { db(ysm_col_[i / 32][i % 32 / 16]); });
     if ((d_.byte_tile || bytes_ || d_.flat_bytes || d_.ymm_small || d_.ymm_narrow)
             && d_.comp_lanes) {
@@ -2799,6 +2811,22 @@ void reorder_gen_t::gen_transpose() {
         jmp(lb, T_NEAR);
         L(lno);
     }
+    if (d_.few_b) {
+        // A whole tile of A positions, every lane of B a value (B is one
+        // tile: r15 = 0); edges and padding take the tiles below.
+        Label lno;
+        lea(r14, ptr[rax + T]);
+        cmp(r14, qword[rsp + s_v0]);
+        jg(lno, T_NEAR);
+        cmp(qword[rsp + s_v0 + 8], d_.few_b);
+        jl(lno, T_NEAR);
+        cmp(qword[rsp + s_z0 + 8], d_.few_b);
+        jne(lno, T_NEAR);
+        gen_few_b_tile();
+        add(r15, T);
+        jmp(lb, T_NEAR);
+        L(lno);
+    }
     if (d_.narrow_rows) gen_narrow_rows(TA, lb);
     if (d_.ymm_narrow) gen_ymm_narrow(lb);
     // Two full tiles side by side (lanes r15 .. r15 + 2T - 1) when both
@@ -3011,6 +3039,29 @@ void reorder_gen_t::gen_transpose() {
         jmp(la, T_NEAR);
         L(laend);
     }
+}
+
+// Few B lanes (d_.few_b, see jit_few_b_tiles): the B src rows of 16 A
+// positions (rcx + b * is[1]) become the tile's B dst vectors (rdx, dense)
+// by a chain of two-table permutes each (vpermi2ps, indices c_few_idx_),
+// stored whole, streamed when the call may.
+void reorder_gen_t::gen_few_b_tile() {
+    const int B = d_.few_b;
+    for (int b = 0; b < B; ++b)
+        vmovups(Zmm(b), ptr[rcx + b * d_.is[1] * 4]);
+    stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
+        for (int j = 0; j < B; ++j) {
+            // (zmm 16 + 2j and 17 + 2j alternate along the chain)
+            int cur = 16 + 2 * j;
+            for (int st = 1; st < B; ++st) {
+                const int nxt = st == 1 ? cur : cur ^ 1;
+                vmovups(Zmm(nxt), ptr[rip + c_few_idx_ + 64 * (j * (B - 1) + st - 1)]);
+                vpermi2ps(Zmm(nxt), Zmm(st == 1 ? 0 : cur), Zmm(st));
+                cur = nxt;
+            }
+            stream ? vmovntps(ptr[rdx + 64 * j], Zmm(cur)) : vmovups(ptr[rdx + 64 * j], Zmm(cur));
+        }
+    });
 }
 
 // AVX2 tiles of 8 A rows x 16 B lanes (d_.ymm_b16, see
@@ -4722,6 +4773,32 @@ bool jit_quad_a(const jit_reorder_desc_t &d) {
     return (d.ddt == relayout_s8 || d.ddt == relayout_u8) && a_groups_desc(d, 64);
 }
 
+// nchw -> nhwc of 2 to 7 channels (images' first layers, 64x3x224x224):
+// B is a few dst-unit lanes (src rows a plane apart), A src-unit and
+// continuing B in the dst, so the 16 A positions x B lanes of a tile are
+// B whole dst vectors. B of at most 8 lanes took the 8x8 tile, every tile
+// its edge path (rows of B lanes, 12 bytes for 3 channels, gathered and
+// stored by scalar moves, cached). Each output vector is a chain of B - 1
+// two-table permutes of the rows (B (B - 1) per tile), stored whole and
+// streamed when large. reorder_bench --problems, knob off / on, 3
+// interleaved rounds, medians, % of a streaming copy (x oneDNN): 2
+// threads 64x3x224x224 8 -> 96 (0.36 -> 4.9), 64x2x224x224 6 -> 93,
+// 16x3x224x224 10 -> 117, 64x4x224x224 6-7 -> 28-41 (1.3-1.6x),
+// 32x5x224x224 6 -> 90, 32x6x224x224 6 -> 81, 32x7x224x224 7 -> 29;
+// single-thread 64x3 8 -> 129, 64x4 19 -> 98. 8 channels (the 8x8
+// tiles' rows are whole half lines: 93% single-thread) were even or
+// lost (93 -> 89) and keep them. Knob RELAYOUT_JIT_FEW_B=0: off.
+int jit_few_b_tiles(const jit_reorder_desc_t &d) {
+    static const bool on = getenv_int("RELAYOUT_JIT_FEW_B", 1) != 0; // experiment knob
+    if (!on || d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose)
+        return 0;
+    if (!d.bit_copy || data_type_size(d.sdt) != 4 || d.in_n != 1 || d.comp_lanes) return 0;
+    if (d.n[1] < 2 || d.n[1] > 7 || d.os[1] != 1 || d.os[0] != d.n[1] || d.is[0] != 1)
+        return 0;
+    if (!fits32(d.n[1] * d.is[1] * 4)) return 0;
+    return (int)d.n[1];
+}
+
 int jit_narrow_rows(const jit_reorder_desc_t &d) {
     if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose) return 0;
     if (d.bit_copy || d.in_n != 1 || d.comp_lanes || d.beta != 0.f || d.byte_tile) return 0;
@@ -5036,8 +5113,10 @@ void jit_reorder_desc_init(
     if (isa == cpu_isa_t::avx512_core
             && (kp.strategy == kernel_strategy_t::transpose
                     || kp.strategy == kernel_strategy_t::interleave)
-            && (d.n[1] * d.in_n <= 8 || (d.n[0] <= 8 && d.in_n == 1)) && !half_a_tile(d))
+            && (d.n[1] * d.in_n <= 8 || (d.n[0] <= 8 && d.in_n == 1)) && !half_a_tile(d)
+            && !jit_few_b_tiles(d))
         d.isa = cpu_isa_t::avx2;
+    d.few_b = jit_few_b_tiles(d);
     // Streaming stores only as whole 64-byte lines: zmm, or ymm pairs that
     // fill a line back to back (an 8x8 f32 tile whose rows are adjacent).
     // Half lines far apart are 2x slower than cached stores on Zen 4;

@@ -2556,6 +2556,62 @@ TEST(jit_reorder, YmmB16NearRowsBOuter) {
     EXPECT_EQ(desc_of(c, isa).ymm_b16_pf, 0) << c.str();
 }
 
+// Transposes of a few B lanes dense in the dst over A (nchw -> nhwc of 2
+// to 7 channels): whole 16-position A tiles permuted into B whole dst
+// vectors (desc.few_b), edges on the 16x16 tile. Bit-exact for every B,
+// A of one tile, of tiles and a tail, shorter than a tile, a baked loop
+// (odd src strides: A = w under an h loop), s32, streamed (large; calls
+// line-aligned and not: 521 x 3 f32 per row). Not: conversions, 2-byte
+// elements, padded or strided dst rows, 8 channels.
+TEST(jit_reorder, FewBLanesPermuted) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    int n = 0;
+    for (dim_t C : { 2, 3, 4, 5, 7 })
+        for (const std::vector<dim_t> &hw : std::vector<std::vector<dim_t>>{
+                     { 1, 16 }, { 5, 7 }, { 3, 37 }, { 16, 16 }, { 1, 15 }, { 2, 33 } }) {
+            jit_case_t c = jit_case_t::of(
+                    { 2, C, hw[0], hw[1] }, relayout_f32, relayout_f32, "nchw", "nhwc");
+            EXPECT_EQ(desc_of(c, isa).few_b, C) << c.str();
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            c.sdt = c.ddt = relayout_s32;
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            // Odd src strides: w is its own node, under a baked h loop.
+            c.sdt = c.ddt = relayout_f32;
+            const dim_t plane = hw[0] * (hw[1] + 2) + 9;
+            c.sstrides = { C * plane + 1, plane, hw[1] + 2, 1 };
+            c.dstrides = { C * hw[0] * hw[1], 1, hw[1] * C, C };
+            if (hw[1] >= 16) EXPECT_EQ(desc_of(c, isa).few_b, C) << c.str();
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        }
+    for (dim_t w : { 520, 521 }) {
+        jit_case_t c = jit_case_t::of({ 8, 3, 512, w }, relayout_f32, relayout_f32, "nchw", "nhwc");
+        const x64::jit_reorder_desc_t d = desc_of(c, isa);
+        EXPECT_EQ(d.few_b, 3) << c.str();
+        EXPECT_TRUE(d.nt) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    }
+    jit_case_t c = jit_case_t::of({ 2, 3, 5, 37 }, relayout_f32, relayout_f32, "nchw", "nhwc");
+    x64::jit_reorder_desc_t d = desc_of(c, isa);
+    d.bit_copy = false;
+    EXPECT_EQ(x64::jit_few_b_tiles(d), 0) << c.str();
+    c.src_scale_mask = 0;
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    c.src_scale_mask = -1;
+    c.sdt = c.ddt = relayout_bf16;
+    EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
+    c.sdt = c.ddt = relayout_f32;
+    c.dtag = "nChw16c";
+    EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
+    c.dtag = "nhwc";
+    c.dims[1] = 8;
+    EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
+    c.dims[1] = 3;
+    c.dstrides = { 5 * 37 * 4, 1, 37 * 4, 4 }; // rows of 3 lanes 4 apart
+    EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+}
+
 } // namespace
 } // namespace test
 } // namespace impl
