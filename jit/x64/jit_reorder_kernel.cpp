@@ -3042,14 +3042,27 @@ void reorder_gen_t::gen_transpose() {
 }
 
 // Few B lanes (d_.few_b, see jit_few_b_tiles): the B src rows of 16 A
-// positions (rcx + b * is[1]) become the tile's B dst vectors (rdx, dense)
-// by a chain of two-table permutes each (vpermi2ps, indices c_few_idx_),
-// stored whole, streamed when the call may.
+// positions (rcx + b * is[1]) are loaded (and converted along A: lanes
+// walk A, so a scale is a vector where it advances by one per A position
+// and broadcast per row otherwise) and become the tile's B dst vectors
+// (rdx, dense) by a chain of two-table permutes each (vpermi2ps, indices
+// c_few_idx_), stored whole, streamed when the call may; 1-byte dsts (B =
+// 4) narrow the four vectors into one line.
 void reorder_gen_t::gen_few_b_tile() {
     const int B = d_.few_b;
-    for (int b = 0; b < B; ++b)
-        vmovups(Zmm(b), ptr[rcx + b * d_.is[1] * 4]);
+    const bool ssc_vec = ssc_vec_, dsc_vec = dsc_vec_;
+    ssc_vec_ = d_.ss[0] == 1;
+    dsc_vec_ = d_.ds[0] == 1;
+    for (int b = 0; b < B; ++b) {
+        load_lanes(b, ptr[rcx + b * d_.is[1] * ssz_], nullptr, d_.sdt);
+        if (value_path())
+            compute(b, lane_src_t{ ptr[rdx], ptr[rsi + b * d_.ss[1] * 4],
+                               ptr[rdi + b * d_.ds[1] * 4], nullptr });
+    }
+    ssc_vec_ = ssc_vec;
+    dsc_vec_ = dsc_vec;
     stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
+        int out[8];
         for (int j = 0; j < B; ++j) {
             // (zmm 16 + 2j and 17 + 2j alternate along the chain)
             int cur = 16 + 2 * j;
@@ -3059,7 +3072,18 @@ void reorder_gen_t::gen_few_b_tile() {
                 vpermi2ps(Zmm(nxt), Zmm(st == 1 ? 0 : cur), Zmm(st));
                 cur = nxt;
             }
-            stream ? vmovntps(ptr[rdx + 64 * j], Zmm(cur)) : vmovups(ptr[rdx + 64 * j], Zmm(cur));
+            out[j] = cur;
+            if (dsz_ == 4)
+                stream ? vmovntps(ptr[rdx + 64 * j], Zmm(cur))
+                       : vmovups(ptr[rdx + 64 * j], Zmm(cur));
+        }
+        if (dsz_ == 1) {
+            // (the values are within the dst type's range: truncation)
+            for (int j = 0; j < B; ++j)
+                vpmovdb(Xmm(out[j]), Zmm(out[j]));
+            for (int j = 1; j < B; ++j)
+                vinserti32x4(Zmm(out[0]), Zmm(out[0]), Xmm(out[j]), j);
+            stream ? vmovntdq(ptr[rdx], Zmm(out[0])) : vmovdqu8(ptr[rdx], Zmm(out[0]));
         }
     });
 }
@@ -4773,8 +4797,8 @@ bool jit_quad_a(const jit_reorder_desc_t &d) {
     return (d.ddt == relayout_s8 || d.ddt == relayout_u8) && a_groups_desc(d, 64);
 }
 
-// nchw -> nhwc of 2 to 7 channels (images' first layers, 64x3x224x224):
-// B is a few dst-unit lanes (src rows a plane apart), A src-unit and
+// nchw -> nhwc of 2 to 7 channels (images' first layers, 64x3x224x224),
+// hwio -> OIhw4i16o4i: B is a few dst-unit lanes (src rows a plane apart), A src-unit and
 // continuing B in the dst, so the 16 A positions x B lanes of a tile are
 // B whole dst vectors. B of at most 8 lanes took the 8x8 tile, every tile
 // its edge path (rows of B lanes, 12 bytes for 3 channels, gathered and
@@ -4787,15 +4811,23 @@ bool jit_quad_a(const jit_reorder_desc_t &d) {
 // 32x5x224x224 6 -> 90, 32x6x224x224 6 -> 81, 32x7x224x224 7 -> 29;
 // single-thread 64x3 8 -> 129, 64x4 19 -> 98. 8 channels (the 8x8
 // tiles' rows are whole half lines: 93% single-thread) were even or
-// lost (93 -> 89) and keep them. Knob RELAYOUT_JIT_FEW_B=0: off.
+// lost (93 -> 89) and keep them. Conversions take them too (scales
+// constant or unit-stride along A), and 1-byte dsts of 4 lanes, one line
+// per tile (hwio -> OIhw4i16o4i: B = 4 i, A = 16 o): f32 -> s8 with a
+// scale, 2 threads, 1024x1024x3x3 2 -> 9% (0.47 -> 2.4x oneDNN),
+// 256x256x3x3 7 -> 55% (0.56 -> 5.2x). Knob RELAYOUT_JIT_FEW_B=0: off.
 int jit_few_b_tiles(const jit_reorder_desc_t &d) {
     static const bool on = getenv_int("RELAYOUT_JIT_FEW_B", 1) != 0; // experiment knob
     if (!on || d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose)
         return 0;
-    if (!d.bit_copy || data_type_size(d.sdt) != 4 || d.in_n != 1 || d.comp_lanes) return 0;
-    if (d.n[1] < 2 || d.n[1] > 7 || d.os[1] != 1 || d.os[0] != d.n[1] || d.is[0] != 1)
-        return 0;
-    if (!fits32(d.n[1] * d.is[1] * 4)) return 0;
+    if (d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return 0;
+    if (d.n[1] < 2 || d.n[1] > 7 || d.os[1] != 1 || d.os[0] != d.n[1] || d.is[0] != 1) return 0;
+    // 4-byte dsts, or 1-byte ones of 4 lanes (a line per tile).
+    const size_t dsz = data_type_size(d.ddt);
+    if (dsz != 4 && !(dsz == 1 && d.n[1] == 4)) return 0;
+    // Scales: vectors along A (stride 1) or constant along it.
+    if ((d.src_scale && d.ss[0] > 1) || (d.dst_scale && d.ds[0] > 1)) return 0;
+    if (!fits32(d.n[1] * d.is[1] * 4) || !fits32(d.n[1] * (d.ss[1] + d.ds[1]) * 4)) return 0;
     return (int)d.n[1];
 }
 

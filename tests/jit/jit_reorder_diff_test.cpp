@@ -2557,12 +2557,14 @@ TEST(jit_reorder, YmmB16NearRowsBOuter) {
 }
 
 // Transposes of a few B lanes dense in the dst over A (nchw -> nhwc of 2
-// to 7 channels): whole 16-position A tiles permuted into B whole dst
-// vectors (desc.few_b), edges on the 16x16 tile. Bit-exact for every B,
-// A of one tile, of tiles and a tail, shorter than a tile, a baked loop
-// (odd src strides: A = w under an h loop), s32, streamed (large; calls
-// line-aligned and not: 521 x 3 f32 per row). Not: conversions, 2-byte
-// elements, padded or strided dst rows, 8 channels.
+// to 7 channels, hwio -> OIhw4i16o4i): whole 16-position A tiles
+// permuted into B whole dst vectors (desc.few_b), edges on the 16x16
+// tile. Bit-exact for every B, A of one tile, of tiles and a tail,
+// shorter than a tile, a baked loop (odd src strides: A = w under an h
+// loop), s32, streamed (large; calls line-aligned and not: 521 x 3 f32
+// per row), conversions with scales along A and B and zero points, 1-byte
+// dsts of 4 lanes. Not: 2-byte dsts, 1-byte ones of other B, the sum,
+// padded or strided dst rows, 8 channels.
 TEST(jit_reorder, FewBLanesPermuted) {
     const cpu_isa_t isa = cpu_isa_t::avx512_core;
     if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
@@ -2591,10 +2593,60 @@ TEST(jit_reorder, FewBLanesPermuted) {
         EXPECT_TRUE(d.nt) << c.str();
         EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
     }
+    // Conversions: lanes walk A, so scales along A (w) load as vectors and
+    // those along B (c) broadcast per row; zero points; narrower srcs.
+    for (dim_t C : { 3, 4 }) {
+        jit_case_t c = jit_case_t::of({ 2, C, 5, 37 }, relayout_f32, relayout_s32, "nchw", "nhwc");
+        EXPECT_EQ(desc_of(c, isa).few_b, C) << c.str();
+        c.src_scale_mask = 8;
+        c.dst_scale_mask = 2;
+        c.src_zp = 3;
+        c.dst_zp = -2;
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        c.ddt = relayout_f32;
+        c.sdt = relayout_bf16;
+        c.src_scale_mask = 2;
+        c.dst_scale_mask = 8;
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    }
+    // 1-byte dsts of 4 lanes, a line per tile (hwio -> OIhw4i16o4i: B =
+    // 4 i, A = 16 o): common and per-o (along A) scales, u8, padded i
+    // (20: the edge tiles), a 1-byte bit copy; nchw -> nhwc of 4 channels.
+    for (data_type_t dd : { relayout_s8, relayout_u8 })
+        for (dim_t i : { 32, 20 }) {
+            jit_case_t c = jit_case_t::of({ 48, i, 3, 3 }, relayout_f32, dd, "hwio", "OIhw4i16o4i");
+            EXPECT_EQ(desc_of(c, isa).few_b, 4) << c.str();
+            c.src_scale_mask = 0;
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            c.src_scale_mask = 1;
+            c.dst_scale_mask = 0;
+            c.dst_zp = 7;
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            c.sdt = c.ddt = dd;
+            c.src_scale_mask = c.dst_scale_mask = -1;
+            c.dst_zp = 0;
+            EXPECT_EQ(desc_of(c, isa).few_b, 4) << c.str();
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        }
+    {
+        jit_case_t c = jit_case_t::of({ 2, 4, 5, 37 }, relayout_f32, relayout_u8, "nchw", "nhwc");
+        c.src_scale_mask = 8;
+        EXPECT_EQ(desc_of(c, isa).few_b, 4) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        // Not: 1-byte dsts of other B, 2-byte dsts, the sum.
+        c.dims[1] = 3;
+        EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        c.ddt = relayout_bf16;
+        EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
+        c.ddt = relayout_f32;
+        c.beta = 0.5f;
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        x64::jit_reorder_desc_t d = desc_of(c, isa);
+        d.beta = 0.5f;
+        EXPECT_EQ(x64::jit_few_b_tiles(d), 0) << c.str();
+    }
     jit_case_t c = jit_case_t::of({ 2, 3, 5, 37 }, relayout_f32, relayout_f32, "nchw", "nhwc");
-    x64::jit_reorder_desc_t d = desc_of(c, isa);
-    d.bit_copy = false;
-    EXPECT_EQ(x64::jit_few_b_tiles(d), 0) << c.str();
     c.src_scale_mask = 0;
     EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
     c.src_scale_mask = -1;
