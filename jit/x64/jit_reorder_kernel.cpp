@@ -2869,6 +2869,36 @@ void reorder_gen_t::gen_transpose() {
         jmp(lnext, T_NEAR);
         L(lno);
     }
+    if (d_.pad_b && TA == T && TB == T) {
+        // A whole tile of A positions and of stored B lanes, not all of
+        // them values (B padding): rows past the values stay zero.
+        Label lno, lloaded;
+        lea(r14, ptr[rax + T]);
+        cmp(r14, qword[rsp + s_v0]);
+        jg(lno, T_NEAR);
+        lea(r14, ptr[r15 + T]);
+        cmp(r14, qword[rsp + s_z0 + 8]);
+        jg(lno, T_NEAR);
+        cmp(r14, qword[rsp + s_v0 + 8]);
+        jle(lno, T_NEAR); // (every lane a value: the full tile below)
+        mov(r13, qword[rsp + s_v0 + 8]);
+        sub(r13, r15); // value rows (none when <= 0)
+        for (int b = 0; b < T; ++b)
+            vpxord_or_xor(b);
+        for (int b = 0; b < T; ++b) {
+            cmp(r13, b);
+            jle(lloaded, T_NEAR);
+            vmovups(Zmm(b), ptr[rcx + row_disp(b)]);
+        }
+        L(lloaded);
+        transpose_tile();
+        stores_streamed_or_cached(osA % 64 == 0, [&](bool stream, const Label &) {
+            for (int a = 0; a < T; ++a)
+                stream ? vmovntps(ptr[rdx + a * osA], Zmm(a)) : vmovups(ptr[rdx + a * osA], Zmm(a));
+        });
+        jmp(lnext, T_NEAR);
+        L(lno);
+    }
     // Full tile: every position a value.
     lea(r14, ptr[rax + TA]);
     cmp(r14, qword[rsp + s_v0]);
@@ -4831,6 +4861,28 @@ int jit_few_b_tiles(const jit_reorder_desc_t &d) {
     return (int)d.n[1];
 }
 
+// nchw -> nChw16c of 3 channels (64x3x224x224): every tile of B is
+// padded (3 value lanes of 16), so every tile took the edge path: run-time
+// counts and masks, and cached stores, each line read for ownership
+// although all 16 lanes are written. Whole tiles of A and of stored lanes
+// now load their value rows (the rest zero, a bit copy) and stream 16
+// whole dst lines. reorder_bench --problems, 2 threads, knob off / on, 3
+// interleaved rounds, medians, % of a streaming copy (x oneDNN):
+// 64x3x224x224 26 -> 112 (0.55 -> 1.48), 16x19x224x224 49 -> 94 (1.10
+// -> 1.36); single-thread (benchdnn_lite, busy machine) 64x3x224x224
+// 154 -> 43 ms. Knob RELAYOUT_JIT_PAD_B=0: off.
+bool jit_pad_b_tiles(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
+    static const bool on = getenv_int("RELAYOUT_JIT_PAD_B", 1) != 0; // experiment knob
+    if (!on || d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose)
+        return false;
+    if (!d.nt || !d.bit_copy || data_type_size(d.sdt) != 4 || d.in_n != 1 || d.comp_lanes)
+        return false;
+    if (d.byte_tile || d.word_tile || d.word_pair || d.dst_stage_row || d.flat_a || d.flat_b)
+        return false;
+    const kloop_t &B = kp.micro[1];
+    return d.n[0] >= 16 && d.n[1] >= 16 && B.dim >= 0 && p.check[B.dim];
+}
+
 int jit_narrow_rows(const jit_reorder_desc_t &d) {
     if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose) return 0;
     if (d.bit_copy || d.in_n != 1 || d.comp_lanes || d.beta != 0.f || d.byte_tile) return 0;
@@ -5229,6 +5281,7 @@ void jit_reorder_desc_init(
     d.byte_pfw = jit_byte_dst_prefetch(d, p);
     d.f32_lines = jit_f32_line_pairs(d);
     d.f32_line_regs = d.f32_lines && jit_f32_line_regs(d);
+    d.pad_b = jit_pad_b_tiles(d, p, kp);
     if (jit_ymm_f32_line_pairs(d, isa, nt_lines)) d.f32_lines = d.nt = true;
     d.ymm_small = jit_ymm_small_tiles(d, isa);
     d.ymm_narrow = jit_ymm_narrow_rows(d, isa);

@@ -212,6 +212,11 @@ struct jit_reorder_desc_t {
     // (converted) interleaved into B whole dst vectors by permutes (B
     // lanes, 0: none). See jit_few_b_tiles.
     int few_b;
+    // Streamed 4-byte bit-copy transposes whose B is padded in the dst
+    // (nchw -> nChw16c of 3 channels): whole tiles of A and of stored B
+    // lanes with padded lanes run as full tiles (rows past the values
+    // zero), streamed, instead of the edge tile. See jit_pad_b_tiles.
+    bool pad_b;
     int nloops;
     dim_t loop_n[max_loops], loop_is[max_loops], loop_os[max_loops], loop_ss[max_loops],
             loop_ds[max_loops];
@@ -411,6 +416,11 @@ dim_t jit_flat_bytes(const jit_reorder_desc_t &d, const kernel_plan_t &kp);
 // constant or unit-stride along A; not the sum or compensation. Knob
 // RELAYOUT_JIT_FEW_B=0: off.
 int jit_few_b_tiles(const jit_reorder_desc_t &d);
+
+// desc.pad_b of a transpose: AVX-512 streamed 4-byte bit copies, A and B
+// of whole tiles, B's dim padded in the dst. Knob RELAYOUT_JIT_PAD_B=0:
+// off.
+bool jit_pad_b_tiles(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp);
 
 inline int64_t jit_comp_lanes(const kernel_plan_t &kp) {
     return (kp.micro[1].n * kp.micro[1].in_n + 63) / 64 * 64;

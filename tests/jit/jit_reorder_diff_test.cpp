@@ -2664,6 +2664,27 @@ TEST(jit_reorder, FewBLanesPermuted) {
     EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
 }
 
+// Streamed f32 transposes whose B is padded in the dst (nchw -> nChw16c
+// of 3, 19 channels): whole tiles of A and of stored lanes load their
+// value rows and stream whole lines (desc.pad_b); bit-exact with A tails
+// (224 x 225 positions per image), a last block of 3 value lanes and
+// whole blocks next to it. Not: small problems (cached), conversions.
+TEST(jit_reorder, PaddedBWholeTiles) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    for (dim_t C : { 3, 19 }) {
+        jit_case_t c = jit_case_t::of(
+                { C == 3 ? 16 : 6, C, 224, 225 }, relayout_f32, relayout_f32, "nchw", "nChw16c");
+        EXPECT_TRUE(desc_of(c, isa).pad_b) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa));
+    }
+    jit_case_t c = jit_case_t::of({ 2, 3, 24, 25 }, relayout_f32, relayout_f32, "nchw", "nChw16c");
+    EXPECT_FALSE(desc_of(c, isa).pad_b) << c.str();
+    c.dims = { 16, 3, 224, 225 };
+    c.ddt = relayout_s32;
+    EXPECT_FALSE(desc_of(c, isa).pad_b) << c.str();
+}
+
 } // namespace
 } // namespace test
 } // namespace impl
