@@ -767,6 +767,8 @@ private:
     void ymm_narrow_comp(int h);
     void full_row_tile(int nl, int TA, const Label &lb, const std::function<void()> &tile);
     Label c_pack_; // gen_row_bytes: 4 x 4 byte transposes in each dword group
+    void gen_few_b_tile();
+    Label c_few_idx_; // gen_few_b_tile: the permute indices
     void generate();
     void emit_constants();
 };
@@ -837,6 +839,16 @@ void reorder_gen_t::emit_constants() {
     table(c_flat_perm_, 16, [&](int i) { dd(4 * (i % 4) + i / 4); });
     table(c_flat_b_src_, (int)d_.flat_b, [&](int k) { dd(uint32_t(flat_b_src(k))); });
     table(c_ymm_perm_, 8, [&](int i) { dd(4 * (i % 2) + i / 2); });
+    // Few B lanes: output vector j, step s (1 .. B - 1) of its permute
+    // chain, lane l holds dst element f = 16 j + l: position p = f / B of
+    // lane c = f % B. Step 1 picks c = 0 and 1 from rows 0 and 1, step s
+    // >= 2 keeps the lanes so far and takes c = s from row s.
+    const int fb = d_.few_b;
+    table(c_few_idx_, 16 * fb * (fb - 1), [&](int i) {
+        const int j = i / 16 / (fb - 1), st = i / 16 % (fb - 1) + 1, l = i % 16;
+        const int f = 16 * j + l, pos = f / fb, c = f % fb;
+        dd(uint32_t(st == 1 ? (c == 1 ? 16 + pos : pos) : (c == st ? 16 + pos : l)));
+    });
     table(c_ysm_col_, 256, [&](int i) { db(ysm_col_[i / 32][i % 32 / 16]); });
     if ((d_.byte_tile || bytes_ || d_.flat_bytes || d_.ymm_small || d_.ymm_narrow)
             && d_.comp_lanes) {
@@ -2995,6 +3007,22 @@ void reorder_gen_t::gen_transpose() {
         jmp(lb, T_NEAR);
         L(lno);
     }
+    if (d_.few_b) {
+        // A whole tile of A positions, every lane of B a value (B is one
+        // tile: r15 = 0); edges and padding take the tiles below.
+        Label lno;
+        lea(r14, ptr[rax + T]);
+        cmp(r14, qword[rsp + s_v0]);
+        jg(lno, T_NEAR);
+        cmp(qword[rsp + s_v0 + 8], d_.few_b);
+        jl(lno, T_NEAR);
+        cmp(qword[rsp + s_z0 + 8], d_.few_b);
+        jne(lno, T_NEAR);
+        gen_few_b_tile();
+        add(r15, T);
+        jmp(lb, T_NEAR);
+        L(lno);
+    }
     if (d_.narrow_rows) gen_narrow_rows(TA, lb);
     if (d_.ymm_narrow) gen_ymm_narrow(lb);
     // Two full tiles side by side (lanes r15 .. r15 + 2T - 1) when both
@@ -3034,6 +3062,36 @@ void reorder_gen_t::gen_transpose() {
         Label lno;
         unless_b_pair(lno);
         gen_b_outer_pair(osA, row_disp);
+        jmp(lnext, T_NEAR);
+        L(lno);
+    }
+    if (d_.pad_b && TA == T && TB == T) {
+        // A whole tile of A positions and of stored B lanes, not all of
+        // them values (B padding): rows past the values stay zero.
+        Label lno, lloaded;
+        lea(r14, ptr[rax + T]);
+        cmp(r14, qword[rsp + s_v0]);
+        jg(lno, T_NEAR);
+        lea(r14, ptr[r15 + T]);
+        cmp(r14, qword[rsp + s_z0 + 8]);
+        jg(lno, T_NEAR);
+        cmp(r14, qword[rsp + s_v0 + 8]);
+        jle(lno, T_NEAR); // (every lane a value: the full tile below)
+        mov(r13, qword[rsp + s_v0 + 8]);
+        sub(r13, r15); // value rows (none when <= 0)
+        for (int b = 0; b < T; ++b)
+            vpxord_or_xor(b);
+        for (int b = 0; b < T; ++b) {
+            cmp(r13, b);
+            jle(lloaded, T_NEAR);
+            vmovups(Zmm(b), ptr[rcx + row_disp(b)]);
+        }
+        L(lloaded);
+        transpose_tile();
+        stores_streamed_or_cached(osA % 64 == 0, [&](bool stream, const Label &) {
+            for (int a = 0; a < T; ++a)
+                stream ? vmovntps(ptr[rdx + a * osA], Zmm(a)) : vmovups(ptr[rdx + a * osA], Zmm(a));
+        });
         jmp(lnext, T_NEAR);
         L(lno);
     }
@@ -3210,6 +3268,53 @@ void reorder_gen_t::gen_transpose() {
         jmp(la, T_NEAR);
         L(laend);
     }
+}
+
+// Few B lanes (d_.few_b, see jit_few_b_tiles): the B src rows of 16 A
+// positions (rcx + b * is[1]) are loaded (and converted along A: lanes
+// walk A, so a scale is a vector where it advances by one per A position
+// and broadcast per row otherwise) and become the tile's B dst vectors
+// (rdx, dense) by a chain of two-table permutes each (vpermi2ps, indices
+// c_few_idx_), stored whole, streamed when the call may; 1-byte dsts (B =
+// 4) narrow the four vectors into one line.
+void reorder_gen_t::gen_few_b_tile() {
+    const int B = d_.few_b;
+    const bool ssc_vec = ssc_vec_, dsc_vec = dsc_vec_;
+    ssc_vec_ = d_.ss[0] == 1;
+    dsc_vec_ = d_.ds[0] == 1;
+    for (int b = 0; b < B; ++b) {
+        load_lanes(b, ptr[rcx + b * d_.is[1] * ssz_], nullptr, d_.sdt);
+        if (value_path())
+            compute(b, lane_src_t{ ptr[rdx], ptr[rsi + b * d_.ss[1] * 4],
+                               ptr[rdi + b * d_.ds[1] * 4], nullptr });
+    }
+    ssc_vec_ = ssc_vec;
+    dsc_vec_ = dsc_vec;
+    stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
+        int out[8];
+        for (int j = 0; j < B; ++j) {
+            // (zmm 16 + 2j and 17 + 2j alternate along the chain)
+            int cur = 16 + 2 * j;
+            for (int st = 1; st < B; ++st) {
+                const int nxt = st == 1 ? cur : cur ^ 1;
+                vmovups(Zmm(nxt), ptr[rip + c_few_idx_ + 64 * (j * (B - 1) + st - 1)]);
+                vpermi2ps(Zmm(nxt), Zmm(st == 1 ? 0 : cur), Zmm(st));
+                cur = nxt;
+            }
+            out[j] = cur;
+            if (dsz_ == 4)
+                stream ? vmovntps(ptr[rdx + 64 * j], Zmm(cur))
+                       : vmovups(ptr[rdx + 64 * j], Zmm(cur));
+        }
+        if (dsz_ == 1) {
+            // (the values are within the dst type's range: truncation)
+            for (int j = 0; j < B; ++j)
+                vpmovdb(Xmm(out[j]), Zmm(out[j]));
+            for (int j = 1; j < B; ++j)
+                vinserti32x4(Zmm(out[0]), Zmm(out[0]), Xmm(out[j]), j);
+            stream ? vmovntdq(ptr[rdx], Zmm(out[0])) : vmovdqu8(ptr[rdx], Zmm(out[0]));
+        }
+    });
 }
 
 // AVX2 tiles of 8 A rows x 16 B lanes (d_.ymm_b16, see
@@ -5014,6 +5119,62 @@ bool jit_copy_packs(const jit_reorder_desc_t &d) {
            && !d.bit_copy && (d.ddt == relayout_s8 || d.ddt == relayout_u8);
 }
 
+// nchw -> nhwc of 2 to 7 channels (images' first layers, 64x3x224x224),
+// hwio -> OIhw4i16o4i: B is a few dst-unit lanes (src rows a plane apart), A src-unit and
+// continuing B in the dst, so the 16 A positions x B lanes of a tile are
+// B whole dst vectors. B of at most 8 lanes took the 8x8 tile, every tile
+// its edge path (rows of B lanes, 12 bytes for 3 channels, gathered and
+// stored by scalar moves, cached). Each output vector is a chain of B - 1
+// two-table permutes of the rows (B (B - 1) per tile), stored whole and
+// streamed when large. reorder_bench --problems, knob off / on, 3
+// interleaved rounds, medians, % of a streaming copy (x oneDNN): 2
+// threads 64x3x224x224 8 -> 96 (0.36 -> 4.9), 64x2x224x224 6 -> 93,
+// 16x3x224x224 10 -> 117, 64x4x224x224 6-7 -> 28-41 (1.3-1.6x),
+// 32x5x224x224 6 -> 90, 32x6x224x224 6 -> 81, 32x7x224x224 7 -> 29;
+// single-thread 64x3 8 -> 129, 64x4 19 -> 98. 8 channels (the 8x8
+// tiles' rows are whole half lines: 93% single-thread) were even or
+// lost (93 -> 89) and keep them. Conversions take them too (scales
+// constant or unit-stride along A), and 1-byte dsts of 4 lanes, one line
+// per tile (hwio -> OIhw4i16o4i: B = 4 i, A = 16 o): f32 -> s8 with a
+// scale, 2 threads, 1024x1024x3x3 2 -> 9% (0.47 -> 2.4x oneDNN),
+// 256x256x3x3 7 -> 55% (0.56 -> 5.2x). Knob RELAYOUT_JIT_FEW_B=0: off.
+int jit_few_b_tiles(const jit_reorder_desc_t &d) {
+    static const bool on = getenv_int("RELAYOUT_JIT_FEW_B", 1) != 0; // experiment knob
+    if (!on || d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose)
+        return 0;
+    if (d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return 0;
+    if (d.n[1] < 2 || d.n[1] > 7 || d.os[1] != 1 || d.os[0] != d.n[1] || d.is[0] != 1) return 0;
+    // 4-byte dsts, or 1-byte ones of 4 lanes (a line per tile).
+    const size_t dsz = data_type_size(d.ddt);
+    if (dsz != 4 && !(dsz == 1 && d.n[1] == 4)) return 0;
+    // Scales: vectors along A (stride 1) or constant along it.
+    if ((d.src_scale && d.ss[0] > 1) || (d.dst_scale && d.ds[0] > 1)) return 0;
+    if (!fits32(d.n[1] * d.is[1] * 4) || !fits32(d.n[1] * (d.ss[1] + d.ds[1]) * 4)) return 0;
+    return (int)d.n[1];
+}
+
+// nchw -> nChw16c of 3 channels (64x3x224x224): every tile of B is
+// padded (3 value lanes of 16), so every tile took the edge path: run-time
+// counts and masks, and cached stores, each line read for ownership
+// although all 16 lanes are written. Whole tiles of A and of stored lanes
+// now load their value rows (the rest zero, a bit copy) and stream 16
+// whole dst lines. reorder_bench --problems, 2 threads, knob off / on, 3
+// interleaved rounds, medians, % of a streaming copy (x oneDNN):
+// 64x3x224x224 26 -> 112 (0.55 -> 1.48), 16x19x224x224 49 -> 94 (1.10
+// -> 1.36); single-thread (benchdnn_lite, busy machine) 64x3x224x224
+// 154 -> 43 ms. Knob RELAYOUT_JIT_PAD_B=0: off.
+bool jit_pad_b_tiles(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
+    static const bool on = getenv_int("RELAYOUT_JIT_PAD_B", 1) != 0; // experiment knob
+    if (!on || d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose)
+        return false;
+    if (!d.nt || !d.bit_copy || data_type_size(d.sdt) != 4 || d.in_n != 1 || d.comp_lanes)
+        return false;
+    if (d.byte_tile || d.word_tile || d.word_pair || d.dst_stage_row || d.flat_a || d.flat_b)
+        return false;
+    const kloop_t &B = kp.micro[1];
+    return d.n[0] >= 16 && d.n[1] >= 16 && B.dim >= 0 && p.check[B.dim];
+}
+
 int jit_narrow_rows(const jit_reorder_desc_t &d) {
     if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose) return 0;
     if (d.bit_copy || d.in_n != 1 || d.comp_lanes || d.beta != 0.f || d.byte_tile) return 0;
@@ -5364,9 +5525,10 @@ void jit_reorder_desc_init(
     if (isa == cpu_isa_t::avx512_core
             && (kp.strategy == kernel_strategy_t::transpose
                     || kp.strategy == kernel_strategy_t::interleave)
-            && (d.n[1] * d.in_n <= 8 || (d.n[0] <= 8 && d.in_n == 1)) && !half_a_tile(d)
-            && !short_a)
+            && (d.n[1] * d.in_n <= 8 || (d.n[0] <= 8 && d.in_n == 1)) && !half_a_tile(d) && !short_a
+            && !jit_few_b_tiles(d))
         d.isa = cpu_isa_t::avx2;
+    d.few_b = jit_few_b_tiles(d);
     // Streaming stores only as whole 64-byte lines: zmm, or ymm pairs that
     // fill a line back to back (an 8x8 f32 tile whose rows are adjacent).
     // Half lines far apart are 2x slower than cached stores on Zen 4;
@@ -5455,6 +5617,7 @@ void jit_reorder_desc_init(
     d.byte_pfw = jit_byte_dst_prefetch(d, p);
     d.f32_lines = jit_f32_line_pairs(d);
     d.f32_line_regs = d.f32_lines && jit_f32_line_regs(d);
+    d.pad_b = jit_pad_b_tiles(d, p, kp);
     if (jit_ymm_f32_line_pairs(d, isa, nt_lines)) d.f32_lines = d.nt = true;
     d.ymm_small = jit_ymm_small_tiles(d, isa);
     d.ymm_narrow = jit_ymm_narrow_rows(d, isa);

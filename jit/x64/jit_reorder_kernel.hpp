@@ -223,6 +223,17 @@ struct jit_reorder_desc_t {
     // from which byte tiles assemble whole 64-byte dst rows. The number
     // of flattened positions of a row (0: none). See jit_flat_bytes.
     dim_t flat_bytes;
+    // Transposes of a few B lanes whose dst is dense over A and B (nchw ->
+    // nhwc of 2 to 7 channels: images' first layers; hwio ->
+    // OIhw4i16o4i): full tiles of 16 A positions, the B src rows
+    // (converted) interleaved into B whole dst vectors by permutes (B
+    // lanes, 0: none). See jit_few_b_tiles.
+    int few_b;
+    // Streamed 4-byte bit-copy transposes whose B is padded in the dst
+    // (nchw -> nChw16c of 3 channels): whole tiles of A and of stored B
+    // lanes with padded lanes run as full tiles (rows past the values
+    // zero), streamed, instead of the edge tile. See jit_pad_b_tiles.
+    bool pad_b;
     int nloops;
     dim_t loop_n[max_loops], loop_is[max_loops], loop_os[max_loops], loop_ss[max_loops],
             loop_ds[max_loops];
@@ -434,6 +445,19 @@ int64_t jit_ymm_b16_near_rows(const jit_reorder_desc_t &d, const kernel_plan_t &
 // loop (src stride 4 n[0]), with scales constant along a B row and no
 // sum (see jit_reorder_desc_init for where it pays).
 dim_t jit_flat_bytes(const jit_reorder_desc_t &d, const kernel_plan_t &kp);
+
+// desc.few_b of a transpose (0: none): AVX-512, B of 2 to 7 lanes
+// dst-unit and continued in the dst by A (os[0] = n[1]), A src-unit: the
+// tile's 16 A positions x B lanes are B whole vectors of the dst (4-byte
+// dsts; 1-byte ones of 4 lanes: one line). Conversions too, with scales
+// constant or unit-stride along A; not the sum or compensation. Knob
+// RELAYOUT_JIT_FEW_B=0: off.
+int jit_few_b_tiles(const jit_reorder_desc_t &d);
+
+// desc.pad_b of a transpose: AVX-512 streamed 4-byte bit copies, A and B
+// of whole tiles, B's dim padded in the dst. Knob RELAYOUT_JIT_PAD_B=0:
+// off.
+bool jit_pad_b_tiles(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp);
 
 inline int64_t jit_comp_lanes(const kernel_plan_t &kp) {
     return (kp.micro[1].n * kp.micro[1].in_n + 63) / 64 * 64;

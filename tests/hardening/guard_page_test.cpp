@@ -155,6 +155,16 @@ std::vector<problem_t> problems() {
             [=] {
                 return memory::desc({ 2, 19, 7, 5 }, dt::f32, tag::nhwc);
             });
+    // 3 channels: the few-lane permute tiles (two whole A tiles of 16
+    // positions and a tail of 5 per image), both buffers against a page.
+    add(
+            "nchw_to_nhwc_f32_3c",
+            [=] {
+                return memory::desc({ 2, 3, 37, 1 }, dt::f32, tag::nchw);
+            },
+            [=] {
+                return memory::desc({ 2, 3, 37, 1 }, dt::f32, tag::nhwc);
+            });
     add(
             "nhwc_to_nchw_s8",
             [=] {

@@ -2910,6 +2910,135 @@ TEST(jit_reorder, YmmB16NearRowsBOuter) {
     EXPECT_EQ(desc_of(c, isa).ymm_b16_pf, 0) << c.str();
 }
 
+// Transposes of a few B lanes dense in the dst over A (nchw -> nhwc of 2
+// to 7 channels, hwio -> OIhw4i16o4i): whole 16-position A tiles
+// permuted into B whole dst vectors (desc.few_b), edges on the 16x16
+// tile. Bit-exact for every B, A of one tile, of tiles and a tail,
+// shorter than a tile, a baked loop (odd src strides: A = w under an h
+// loop), s32, streamed (large; calls line-aligned and not: 521 x 3 f32
+// per row), conversions with scales along A and B and zero points, 1-byte
+// dsts of 4 lanes. Not: 2-byte dsts, 1-byte ones of other B, the sum,
+// padded or strided dst rows, 8 channels.
+TEST(jit_reorder, FewBLanesPermuted) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    int n = 0;
+    for (dim_t C : { 2, 3, 4, 5, 7 })
+        for (const std::vector<dim_t> &hw : std::vector<std::vector<dim_t>>{
+                     { 1, 16 }, { 5, 7 }, { 3, 37 }, { 16, 16 }, { 1, 15 }, { 2, 33 } }) {
+            jit_case_t c = jit_case_t::of(
+                    { 2, C, hw[0], hw[1] }, relayout_f32, relayout_f32, "nchw", "nhwc");
+            EXPECT_EQ(desc_of(c, isa).few_b, C) << c.str();
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            c.sdt = c.ddt = relayout_s32;
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            // Odd src strides: w is its own node, under a baked h loop.
+            c.sdt = c.ddt = relayout_f32;
+            const dim_t plane = hw[0] * (hw[1] + 2) + 9;
+            c.sstrides = { C * plane + 1, plane, hw[1] + 2, 1 };
+            c.dstrides = { C * hw[0] * hw[1], 1, hw[1] * C, C };
+            if (hw[1] >= 16) EXPECT_EQ(desc_of(c, isa).few_b, C) << c.str();
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        }
+    for (dim_t w : { 520, 521 }) {
+        jit_case_t c = jit_case_t::of({ 8, 3, 512, w }, relayout_f32, relayout_f32, "nchw", "nhwc");
+        const x64::jit_reorder_desc_t d = desc_of(c, isa);
+        EXPECT_EQ(d.few_b, 3) << c.str();
+        EXPECT_TRUE(d.nt) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    }
+    // Conversions: lanes walk A, so scales along A (w) load as vectors and
+    // those along B (c) broadcast per row; zero points; narrower srcs.
+    for (dim_t C : { 3, 4 }) {
+        jit_case_t c = jit_case_t::of({ 2, C, 5, 37 }, relayout_f32, relayout_s32, "nchw", "nhwc");
+        EXPECT_EQ(desc_of(c, isa).few_b, C) << c.str();
+        c.src_scale_mask = 8;
+        c.dst_scale_mask = 2;
+        c.src_zp = 3;
+        c.dst_zp = -2;
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        c.ddt = relayout_f32;
+        c.sdt = relayout_bf16;
+        c.src_scale_mask = 2;
+        c.dst_scale_mask = 8;
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    }
+    // 1-byte dsts of 4 lanes, a line per tile (hwio -> OIhw4i16o4i: B =
+    // 4 i, A = 16 o): common and per-o (along A) scales, u8, padded i
+    // (20: the edge tiles), a 1-byte bit copy; nchw -> nhwc of 4 channels.
+    for (data_type_t dd : { relayout_s8, relayout_u8 })
+        for (dim_t i : { 32, 20 }) {
+            jit_case_t c = jit_case_t::of({ 48, i, 3, 3 }, relayout_f32, dd, "hwio", "OIhw4i16o4i");
+            EXPECT_EQ(desc_of(c, isa).few_b, 4) << c.str();
+            c.src_scale_mask = 0;
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            c.src_scale_mask = 1;
+            c.dst_scale_mask = 0;
+            c.dst_zp = 7;
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            c.sdt = c.ddt = dd;
+            c.src_scale_mask = c.dst_scale_mask = -1;
+            c.dst_zp = 0;
+            EXPECT_EQ(desc_of(c, isa).few_b, 4) << c.str();
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        }
+    {
+        jit_case_t c = jit_case_t::of({ 2, 4, 5, 37 }, relayout_f32, relayout_u8, "nchw", "nhwc");
+        c.src_scale_mask = 8;
+        EXPECT_EQ(desc_of(c, isa).few_b, 4) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        // Not: 1-byte dsts of other B, 2-byte dsts, the sum.
+        c.dims[1] = 3;
+        EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        c.ddt = relayout_bf16;
+        EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
+        c.ddt = relayout_f32;
+        c.beta = 0.5f;
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        x64::jit_reorder_desc_t d = desc_of(c, isa);
+        d.beta = 0.5f;
+        EXPECT_EQ(x64::jit_few_b_tiles(d), 0) << c.str();
+    }
+    jit_case_t c = jit_case_t::of({ 2, 3, 5, 37 }, relayout_f32, relayout_f32, "nchw", "nhwc");
+    c.src_scale_mask = 0;
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    c.src_scale_mask = -1;
+    c.sdt = c.ddt = relayout_bf16;
+    EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
+    c.sdt = c.ddt = relayout_f32;
+    c.dtag = "nChw16c";
+    EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
+    c.dtag = "nhwc";
+    c.dims[1] = 8;
+    EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
+    c.dims[1] = 3;
+    c.dstrides = { 5 * 37 * 4, 1, 37 * 4, 4 }; // rows of 3 lanes 4 apart
+    EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+}
+
+// Streamed f32 transposes whose B is padded in the dst (nchw -> nChw16c
+// of 3, 19 channels): whole tiles of A and of stored lanes load their
+// value rows and stream whole lines (desc.pad_b); bit-exact with A tails
+// (224 x 225 positions per image), a last block of 3 value lanes and
+// whole blocks next to it. Not: small problems (cached), conversions.
+TEST(jit_reorder, PaddedBWholeTiles) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    for (dim_t C : { 3, 19 }) {
+        jit_case_t c = jit_case_t::of(
+                { C == 3 ? 16 : 6, C, 224, 225 }, relayout_f32, relayout_f32, "nchw", "nChw16c");
+        EXPECT_TRUE(desc_of(c, isa).pad_b) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa));
+    }
+    jit_case_t c = jit_case_t::of({ 2, 3, 24, 25 }, relayout_f32, relayout_f32, "nchw", "nChw16c");
+    EXPECT_FALSE(desc_of(c, isa).pad_b) << c.str();
+    c.dims = { 16, 3, 224, 225 };
+    c.ddt = relayout_s32;
+    EXPECT_FALSE(desc_of(c, isa).pad_b) << c.str();
+}
+
 } // namespace
 } // namespace test
 } // namespace impl
