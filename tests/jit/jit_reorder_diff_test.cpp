@@ -809,7 +809,8 @@ x64::jit_reorder_desc_t desc_of(const jit_case_t &c, cpu_isa_t isa) {
 // blocked: A = 4, 3; nChw4c -> nchw) stay on the AVX-512 tiles of TA rows
 // instead of the 8x8 AVX2 tiles, every one of which would be an edge tile
 // (2- and 1-byte ones filled element by element); 8 rows (nChw8c -> nchw,
-// small) and B of at most 8 lanes (nchw -> nChw4c) keep the 8x8 tiles.
+// small) keep the 8x8 tiles; B of 4 lanes (nchw -> nChw4c) takes the few-lane
+// permute tiles (FewBLanesPermuted).
 // Bit-exact at every type, with padded blocks, a scale and a streamed size.
 TEST(jit_reorder, ShortARowsStayOnZmm) {
     const cpu_isa_t z = cpu_isa_t::avx512_core;
@@ -836,7 +837,7 @@ TEST(jit_reorder, ShortARowsStayOnZmm) {
     cases.push_back({ jit_case_t::of({ 2, 32, 5, 7 }, relayout_f32, relayout_f32, "nChw8c", "nchw"),
             false });
     cases.push_back({ jit_case_t::of({ 2, 20, 5, 7 }, relayout_f32, relayout_f32, "nchw", "nChw4c"),
-            false });
+            true }); // (B of 4 lanes: the few-lane permute tiles)
     for (const ac_t &k : cases) {
         for (cpu_isa_t isa : { z, cpu_isa_t::avx2 })
             if (x64::isa_allowed(isa)) EXPECT_TRUE(run_jit_case(k.c, isa)) << k.c.str();
