@@ -3291,7 +3291,7 @@ void reorder_gen_t::gen_few_b_tile() {
     ssc_vec_ = ssc_vec;
     dsc_vec_ = dsc_vec;
     stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
-        int out[8];
+        int out[8] = {}; // (B >= 2: set below; the compiler cannot tell)
         for (int j = 0; j < B; ++j) {
             // (zmm 16 + 2j and 17 + 2j alternate along the chain)
             int cur = 16 + 2 * j;
