@@ -552,6 +552,15 @@ private:
     void gen_copy_bits();
     void gen_copy();
     void gen_short_copy(bool nt);
+    void pack_lines(int nvec);
+    void jump_unless_whole_call(int nmicro, const Label &l);
+    // Jumps to `l` when pos + ext exceeds the count at [rsp + slot] (a tile
+    // at pos would not be whole); r14 = pos + ext after it.
+    void jump_if_past(const Reg64 &pos, int64_t ext, int slot, const Label &l) {
+        lea(r14, ptr[pos + ext]);
+        cmp(r14, qword[rsp + slot]);
+        jg(l, T_NEAR);
+    }
     void short_copy_calls(const std::function<void(int, const std::function<void()> &)> &loops,
             const Label &done);
     void hoist_invariants(bool scales = true);
@@ -989,19 +998,10 @@ void reorder_gen_t::gen_copy() {
         } else if (dsz_ == 4) {
             for (int j = 0; j < U; ++j)
                 vmovntps(ptr[r9 + rax * 4 + j * 64], Zmm(j));
-        } else if (dsz_ == 2) {
-            for (int j = 0; j < U; ++j)
-                (d_.ddt == relayout_f16) ? vcvtps2ph(Ymm(j), Zmm(j), 0) : vpmovdw(Ymm(j), Zmm(j));
-            vinserti64x4(Zmm(0), Zmm(0), Ymm(1), 1);
-            vinserti64x4(Zmm(2), Zmm(2), Ymm(3), 1);
-            vmovntdq(ptr[r9 + rax * 2], Zmm(0));
-            vmovntdq(ptr[r9 + rax * 2 + 64], Zmm(2));
         } else {
-            for (int j = 0; j < U; ++j)
-                vpmovdb(Xmm(j), Zmm(j));
-            for (int j = 1; j < U; ++j)
-                vinserti32x4(Zmm(0), Zmm(0), Xmm(j), j);
-            vmovntdq(ptr[r9 + rax], Zmm(0));
+            pack_lines(U);
+            vmovntdq(ptr[r9 + rax * dsz_], Zmm(0));
+            if (dsz_ == 2) vmovntdq(ptr[r9 + rax * 2 + 64], Zmm(2));
         }
         add(rax, U * W_);
         jmp(lnt);
@@ -1100,6 +1100,23 @@ void reorder_gen_t::gen_copy() {
     ssc_reg_ = dsc_reg_ = -1;
 }
 
+// Narrows the finalized 32-bit lanes of zmm 0 .. nvec - 1 (elements in
+// order) to the 2- or 1-byte ddt, packed into whole 64-byte lines: zmm 0,
+// and zmm 2 for the second line of four vectors of 2-byte lanes.
+void reorder_gen_t::pack_lines(int nvec) {
+    if (dsz_ == 2) {
+        for (int j = 0; j < nvec; ++j)
+            (d_.ddt == relayout_f16) ? vcvtps2ph(Ymm(j), Zmm(j), 0) : vpmovdw(Ymm(j), Zmm(j));
+        for (int j = 0; j + 1 < nvec; j += 2)
+            vinserti64x4(Zmm(j), Zmm(j), Ymm(j + 1), 1);
+    } else {
+        for (int j = 0; j < nvec; ++j)
+            vpmovdb(Xmm(j), Zmm(j));
+        for (int j = 1; j < nvec; ++j)
+            vinserti32x4(Zmm(0), Zmm(0), Xmm(j), j);
+    }
+}
+
 // One position of a short copy (desc.short_copy): the run of n[0]
 // elements from r8 to r9, straight-line. Bit copies move the bytes in the
 // widest pieces that fit (vectors, then 32 .. 1 bytes); conversions n[0] /
@@ -1122,16 +1139,7 @@ void reorder_gen_t::gen_short_copy(bool nt) {
                 ptr[r11 + j * d_.loop_ds[in] * 4], nullptr };
             compute(j, s);
         }
-        if (dsz_ == 2) {
-            for (int j = 0; j < u; ++j)
-                (d_.ddt == relayout_f16) ? vcvtps2ph(Ymm(j), Zmm(j), 0) : vpmovdw(Ymm(j), Zmm(j));
-            vinserti64x4(Zmm(0), Zmm(0), Ymm(1), 1);
-        } else {
-            for (int j = 0; j < u; ++j)
-                vpmovdb(Xmm(j), Zmm(j));
-            for (int j = 1; j < u; ++j)
-                vinserti32x4(Zmm(0), Zmm(0), Xmm(j), j);
-        }
+        pack_lines(u);
         nt ? vmovntdq(ptr[r9], Zmm(0)) : vmovdqu64(ptr[r9], Zmm(0));
         return;
     }
@@ -1201,6 +1209,19 @@ void reorder_gen_t::gen_short_copy(bool nt) {
     }
 }
 
+// Jumps to `l` unless the call is whole: each of the first `nmicro` micro
+// nodes has its full extent of values and of stored positions (no edge,
+// no padding; B counted in lanes, in_n per position).
+void reorder_gen_t::jump_unless_whole_call(int nmicro, const Label &l) {
+    for (int m = 0; m < nmicro; ++m) {
+        const int full = (int)(m ? d_.n[1] * d_.in_n : d_.n[0]);
+        cmp(qword[rsp + s_v0 + 8 * m], full);
+        jne(l, T_NEAR);
+        cmp(qword[rsp + s_z0 + 8 * m], full);
+        jne(l, T_NEAR);
+    }
+}
+
 // Whole calls of a short copy (every position n[0] values, no padding):
 // `loops` runs the baked loops around a body; streamed where the call is
 // line-aligned (s_nt), cached otherwise; then on to `done`. Other calls
@@ -1208,10 +1229,7 @@ void reorder_gen_t::gen_short_copy(bool nt) {
 void reorder_gen_t::short_copy_calls(
         const std::function<void(int, const std::function<void()> &)> &loops, const Label &done) {
     Label lgeneric, lcached;
-    cmp(qword[rsp + s_v0], (uint32_t)d_.n[0]);
-    jne(lgeneric, T_NEAR);
-    cmp(qword[rsp + s_z0], (uint32_t)d_.n[0]);
-    jne(lgeneric, T_NEAR);
+    jump_unless_whole_call(1, lgeneric);
     if (!d_.bit_copy) {
         tb_ = 8;
         ssc_vec_ = d_.ss[0] == 1;
@@ -1575,9 +1593,7 @@ void reorder_gen_t::stage_group_open(int cols, const Label &lkeep, const Label &
     test(rax, cols - 1);
     jnz(lkeep, T_NEAR);
     mov(qword[rsp + s_stage_ok], 0);
-    lea(r14, ptr[rax + cols]);
-    cmp(r14, qword[rsp + s_v0]);
-    jg(lpartial, T_NEAR);
+    jump_if_past(rax, cols, s_v0, lpartial);
     mov(qword[rsp + s_stage_ok], 1);
 }
 
@@ -1592,9 +1608,7 @@ void reorder_gen_t::stage_src_group(
     }
     test(rax, rax);
     jz(lpf_first, T_NEAR);
-    lea(r14, ptr[rax + cols * (stage_pf_ + 1)]);
-    cmp(r14, qword[rsp + s_v0]);
-    jg(lpf_next, T_NEAR);
+    jump_if_past(rax, cols * (stage_pf_ + 1), s_v0, lpf_next);
     for (int b = 0; b < rows; ++b)
         prefetcht1(ptr[rcx + row_disp(b) + 64 * stage_pf_]);
     jmp(lpf_done, T_NEAR);
@@ -1770,9 +1784,7 @@ void reorder_gen_t::dst_rows_prefetch(int ahead, int64_t osA, dst_pf_t what) {
     if (ahead == 0) return;
     Label lskip;
     if (what != dst_pf_t::first_l2) {
-        lea(r14, ptr[rax + 16 * (ahead + 1)]);
-        cmp(r14, qword[rsp + s_v0]);
-        jg(lskip, T_NEAR);
+        jump_if_past(rax, 16 * (ahead + 1), s_v0, lskip);
     }
     for (int j = 0; j < 16; ++j) {
         const int64_t row = (16 * ahead + j) * osA;
@@ -1809,12 +1821,8 @@ void reorder_gen_t::f32_dst_prefetch(int64_t osA) {
 void reorder_gen_t::whole_b_tiles(
         const Label &lb, int lanes, const std::function<void(bool)> &tile) {
     Label lrest, lpart;
-    lea(r14, ptr[r15 + lanes]);
-    cmp(r14, qword[rsp + s_v0 + 8]);
-    jg(lrest, T_NEAR);
-    lea(r14, ptr[rax + 16]);
-    cmp(r14, qword[rsp + s_v0]);
-    jg(lpart, T_NEAR);
+    jump_if_past(r15, lanes, s_v0 + 8, lrest);
+    jump_if_past(rax, 16, s_v0, lpart);
     tile(false);
     add(r15, lanes);
     jmp(lb, T_NEAR);
@@ -1881,21 +1889,15 @@ void reorder_gen_t::gen_word_pair_tile() {
 // padding) take the 32-bit tiles after them. lb: the next B tile.
 void reorder_gen_t::word_pair_tiles(const Label &lb) {
     Label lrest, lfirst;
-    lea(r14, ptr[r15 + 16]);
-    cmp(r14, qword[rsp + s_v0 + 8]);
-    jg(lrest, T_NEAR);
+    jump_if_past(r15, 16, s_v0 + 8, lrest);
     test(rax, 16);
     jz(lfirst, T_NEAR);
     // the second half of a pair tile at rax - 16 (taken when rax + 16 <= v0)
-    lea(r14, ptr[rax + 16]);
-    cmp(r14, qword[rsp + s_v0]);
-    jg(lrest, T_NEAR);
+    jump_if_past(rax, 16, s_v0, lrest);
     add(r15, 16);
     jmp(lb, T_NEAR);
     L(lfirst);
-    lea(r14, ptr[rax + 32]);
-    cmp(r14, qword[rsp + s_v0]);
-    jg(lrest, T_NEAR);
+    jump_if_past(rax, 32, s_v0, lrest);
     gen_word_pair_tile();
     add(r15, 16);
     jmp(lb, T_NEAR);
@@ -2126,12 +2128,8 @@ void reorder_gen_t::gen_ymm_small_tiles() {
     L(lb);
     cmp(r15, qword[rsp + s_z0 + 8]);
     jge(lbend, T_NEAR);
-    lea(r14, ptr[r15 + 16]);
-    cmp(r14, qword[rsp + s_v0 + 8]);
-    jg(lpart, T_NEAR);
-    lea(r14, ptr[rax + GA]);
-    cmp(r14, qword[rsp + s_v0]);
-    jg(lpart, T_NEAR);
+    jump_if_past(r15, 16, s_v0 + 8, lpart);
+    jump_if_past(rax, GA, s_v0, lpart);
     tile_addr();
     for (int s = 0; s < 4; ++s)
         tile(s, false);
@@ -2145,12 +2143,8 @@ void reorder_gen_t::gen_ymm_small_tiles() {
     lea(r14, ptr[r12 + GA]);
     cmp(rax, r14);
     jge(lsubend, T_NEAR);
-    lea(r14, ptr[r15 + 16]);
-    cmp(r14, qword[rsp + s_v0 + 8]);
-    jg(ledge, T_NEAR);
-    lea(r14, ptr[rax + TA]);
-    cmp(r14, qword[rsp + s_v0]);
-    jg(lshift, T_NEAR);
+    jump_if_past(r15, 16, s_v0 + 8, ledge);
+    jump_if_past(rax, TA, s_v0, lshift);
     tile_addr();
     tile(0, false);
     jmp(lsubnext, T_NEAR);
@@ -2565,14 +2559,10 @@ void reorder_gen_t::gen_narrow_rows(int TA, const Label &lb) {
 void reorder_gen_t::full_row_tile(
         int nl, int TA, const Label &lb, const std::function<void()> &tile) {
     Label lno;
-    lea(r14, ptr[r15 + nl]);
-    cmp(r14, qword[rsp + s_v0 + 8]);
-    jg(lno, T_NEAR);
+    jump_if_past(r15, nl, s_v0 + 8, lno);
     cmp(r14, qword[rsp + s_z0 + 8]);
     jg(lno, T_NEAR);
-    lea(r14, ptr[rax + TA]);
-    cmp(r14, qword[rsp + s_v0]);
-    jg(lno, T_NEAR);
+    jump_if_past(rax, TA, s_v0, lno);
     tile();
     add(r15, nl);
     jmp(lb, T_NEAR);
@@ -2999,9 +2989,7 @@ void reorder_gen_t::gen_transpose() {
         jl(lno, T_NEAR);
         cmp(qword[rsp + s_z0 + 8], 64);
         jl(lno, T_NEAR);
-        lea(r14, ptr[rax + TA]);
-        cmp(r14, qword[rsp + s_v0]);
-        jg(lno, T_NEAR);
+        jump_if_past(rax, TA, s_v0, lno);
         bytes_ ? gen_row_bytes(TA) : gen_row_tiles(TA);
         add(r15, 64);
         jmp(lb, T_NEAR);
@@ -3011,9 +2999,7 @@ void reorder_gen_t::gen_transpose() {
         // A whole tile of A positions, every lane of B a value (B is one
         // tile: r15 = 0); edges and padding take the tiles below.
         Label lno;
-        lea(r14, ptr[rax + T]);
-        cmp(r14, qword[rsp + s_v0]);
-        jg(lno, T_NEAR);
+        jump_if_past(rax, T, s_v0, lno);
         cmp(qword[rsp + s_v0 + 8], d_.few_b);
         jl(lno, T_NEAR);
         cmp(qword[rsp + s_z0 + 8], d_.few_b);
@@ -3029,12 +3015,8 @@ void reorder_gen_t::gen_transpose() {
     // are all values; B's last lanes take the tiles below.
     auto tile_pair = [&](const std::function<void()> &emit) {
         Label lno;
-        lea(r14, ptr[r15 + 2 * T]);
-        cmp(r14, qword[rsp + s_v0 + 8]);
-        jg(lno, T_NEAR);
-        lea(r14, ptr[rax + T]);
-        cmp(r14, qword[rsp + s_v0]);
-        jg(lno, T_NEAR);
+        jump_if_past(r15, 2 * T, s_v0 + 8, lno);
+        jump_if_past(rax, T, s_v0, lno);
         emit();
         add(r15, 2 * T);
         jmp(lb, T_NEAR);
@@ -3053,11 +3035,7 @@ void reorder_gen_t::gen_transpose() {
     // Near B src rows: two B tiles per A tile (b_outer_pairs) where the
     // B step has two full tiles (to `no` otherwise).
     const bool b_pairs = d_.b_outer_pair && TA == T && TB == T;
-    auto unless_b_pair = [&](const Label &no) {
-        lea(r14, ptr[r15 + 2 * T]);
-        cmp(r14, qword[rsp + s_v0 + 8]);
-        jg(no, T_NEAR);
-    };
+    auto unless_b_pair = [&](const Label &no) { jump_if_past(r15, 2 * T, s_v0 + 8, no); };
     if (b_pairs) {
         Label lno;
         unless_b_pair(lno);
@@ -3069,12 +3047,8 @@ void reorder_gen_t::gen_transpose() {
         // A whole tile of A positions and of stored B lanes, not all of
         // them values (B padding): rows past the values stay zero.
         Label lno, lloaded;
-        lea(r14, ptr[rax + T]);
-        cmp(r14, qword[rsp + s_v0]);
-        jg(lno, T_NEAR);
-        lea(r14, ptr[r15 + T]);
-        cmp(r14, qword[rsp + s_z0 + 8]);
-        jg(lno, T_NEAR);
+        jump_if_past(rax, T, s_v0, lno);
+        jump_if_past(r15, T, s_z0 + 8, lno);
         cmp(r14, qword[rsp + s_v0 + 8]);
         jle(lno, T_NEAR); // (every lane a value: the full tile below)
         mov(r13, qword[rsp + s_v0 + 8]);
@@ -3096,12 +3070,8 @@ void reorder_gen_t::gen_transpose() {
         L(lno);
     }
     // Full tile: every position a value.
-    lea(r14, ptr[rax + TA]);
-    cmp(r14, qword[rsp + s_v0]);
-    jg(lgen, T_NEAR);
-    lea(r14, ptr[r15 + TB]);
-    cmp(r14, qword[rsp + s_v0 + 8]);
-    jg(lgen, T_NEAR);
+    jump_if_past(rax, TA, s_v0, lgen);
+    jump_if_past(r15, TB, s_v0 + 8, lgen);
     {
         // The same lines of the next B tile's rows into L2 (d_.pf_b: the
         // rows are near, so the calls of one B tile group read a contiguous
@@ -4292,13 +4262,7 @@ void reorder_gen_t::generate() {
     auto whole_calls = [&](bool on, int nl, const std::function<void()> &body) {
         if (!on) return;
         Label lgeneric;
-        for (int m = 0; m < 2; ++m) {
-            const int full = (int)(m ? d_.n[1] * d_.in_n : d_.n[0]);
-            cmp(qword[rsp + s_v0 + 8 * m], full);
-            jne(lgeneric, T_NEAR);
-            cmp(qword[rsp + s_z0 + 8 * m], full);
-            jne(lgeneric, T_NEAR);
-        }
+        jump_unless_whole_call(2, lgeneric);
         baked_loops(nl, body);
         jmp(lflat_done, T_NEAR);
         L(lgeneric);
