@@ -4351,20 +4351,22 @@ int64_t jit_byte_tile_pf(const jit_reorder_desc_t &d) {
 // 58; three: 44 / 59; wide 2: 68 / 55. Knob RELAYOUT_JIT_WIDE_STAGE: lines
 // per row, 2 or 4 (0: off); RELAYOUT_JIT_WIDE_PF: groups ahead.
 // Byte tiles whose dst rows are under 1 KiB apart (nchw -> nhwc up to 512
-// channels) take the wide stage too, when a call holds a whole group: on
-// this host (Zen 5: 48 KiB 12-way L1D) the 64-byte groups ran them at
-// about 40% of a copy, and a src pitch of a page (64 x 64 planes: the 64
-// rows of a group in one L1 set) some 10 points below 63 x 64 or a plane
-// padded to 4160 B. Knob RELAYOUT_JIT_WIDE_NEAR=0 (the 64-byte groups) /
-// on, benchdnn_lite --mode=P, 4 interleaved rounds, medians, % of a
-// streaming copy, single-thread / 2 threads: s8 nchw -> nhwc 32x256x64x64
-// 42 -> 66 / 39 -> 68, 32x256x56x56 48 -> 73 / 51 -> 70, 32x256x63x64
-// 55 -> 64 / 47 -> 67, 64x128x64x64 40 -> 66 / 33 -> 67, u8 C = 64
-// 48 -> 97 / 46 -> 58, C = 512 40 -> 43 / 37 -> 44; in the caches
-// 4x256x64x64 (8 MB) 64 -> 80 / 65 -> 106, 8x256x64x64 64 -> 75 / 69 ->
-// 83. Dst rows 1 to 4 KiB apart lost (C = 1024, 2x1024x64x64: 60 -> 50;
-// s8 ab -> ba 2048 x 4096: 53 -> 35): not taken; nor 2 lines per row
-// (C = 256: 42 -> 41, C = 128: 40 -> 52 against 66 with 4).
+// channels) take the wide stage too, in calls of a whole group: on this
+// host (Zen 5: 48 KiB 12-way L1D) the 64-byte groups ran them at about 40%
+// of a copy, and a src pitch of a page (64 x 64 planes: the 64 rows of a
+// group in one L1 set) some 10 points below 63 x 64 or a plane padded to
+// 4160 B. Knob RELAYOUT_JIT_WIDE_NEAR=0 (the 64-byte groups) / on, % of a
+// streaming copy, medians of 5 interleaved rounds (thread CPU time; the
+// process's at 2 threads), single-thread / 2 threads: s8 nchw -> nhwc
+// 32x256x64x64 41 -> 61 / 42 -> 66, 32x256x63x64 51 -> 64 / 53 -> 61,
+// 32x256x56x56 49 -> 64 / 51 -> 67; benchdnn_lite --mode=P (4-5 rounds):
+// u8 C = 64 (128x64x64x64) 40-48 -> 57-97 / 39-46 -> 58-64, C = 128 40 ->
+// 66 / 33 -> 67, C = 512 35-40 -> 43-44 / 33-37 -> 39-44; in the caches
+// 4x256x64x64 64-70 -> 80-83 / 65 -> 79-106, 8x256x64x64 64 -> 75 / 69
+// -> 83. Dst rows 1 to 4 KiB apart lost (C = 1024, 2x1024x64x64: 60 ->
+// 50; s8 ab -> ba 2048 x 4096: 53 -> 35): not taken; nor 2 lines per row
+// (C = 256: 42 -> 41, C = 128: 40 -> 52 against 66 with 4), nor word tiles
+// (bf16 nchw -> nhwc 16x256x64x64 48 -> 46, 56 x 56 50 -> 46).
 int jit_wide_stage(const jit_reorder_desc_t &d) {
     static const int knob = getenv_int("RELAYOUT_JIT_WIDE_STAGE", 4);     // experiment knob
     static const int near_knob = getenv_int("RELAYOUT_JIT_WIDE_NEAR", 1); // experiment knob
