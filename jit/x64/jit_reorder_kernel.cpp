@@ -4350,15 +4350,35 @@ int64_t jit_byte_tile_pf(const jit_reorder_desc_t &d) {
 // 32768 even). One group on instead of two: s8 8192^2 59 / 69, bf16 50 /
 // 58; three: 44 / 59; wide 2: 68 / 55. Knob RELAYOUT_JIT_WIDE_STAGE: lines
 // per row, 2 or 4 (0: off); RELAYOUT_JIT_WIDE_PF: groups ahead.
+// Byte tiles whose dst rows are under 1 KiB apart (nchw -> nhwc up to 512
+// channels) take the wide stage too, in calls of a whole group: on this
+// host (Zen 5: 48 KiB 12-way L1D) the 64-byte groups ran them at about 40%
+// of a copy, and a src pitch of a page (64 x 64 planes: the 64 rows of a
+// group in one L1 set) some 10 points below 63 x 64 or a plane padded to
+// 4160 B. Knob RELAYOUT_JIT_WIDE_NEAR=0 (the 64-byte groups) / on, % of a
+// streaming copy, medians of 5 interleaved rounds (thread CPU time; the
+// process's at 2 threads), single-thread / 2 threads: s8 nchw -> nhwc
+// 32x256x64x64 41 -> 61 / 42 -> 66, 32x256x63x64 51 -> 64 / 53 -> 61,
+// 32x256x56x56 49 -> 64 / 51 -> 67; benchdnn_lite --mode=P (4-5 rounds):
+// u8 C = 64 (128x64x64x64) 40-48 -> 57-97 / 39-46 -> 58-64, C = 128 40 ->
+// 66 / 33 -> 67, C = 512 35-40 -> 43-44 / 33-37 -> 39-44; in the caches
+// 4x256x64x64 64-70 -> 80-83 / 65 -> 79-106, 8x256x64x64 64 -> 75 / 69
+// -> 83. Dst rows 1 to 4 KiB apart lost (C = 1024, 2x1024x64x64: 60 ->
+// 50; s8 ab -> ba 2048 x 4096: 53 -> 35): not taken; nor 2 lines per row
+// (C = 256: 42 -> 41, C = 128: 40 -> 52 against 66 with 4), nor word tiles
+// (bf16 nchw -> nhwc 16x256x64x64 48 -> 46, 56 x 56 50 -> 46).
 int jit_wide_stage(const jit_reorder_desc_t &d) {
-    static const int knob = getenv_int("RELAYOUT_JIT_WIDE_STAGE", 4); // experiment knob
+    static const int knob = getenv_int("RELAYOUT_JIT_WIDE_STAGE", 4);     // experiment knob
+    static const int near_knob = getenv_int("RELAYOUT_JIT_WIDE_NEAR", 1); // experiment knob
     if (knob != 2 && knob != 4) return 0;
     if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose) return 0;
     const bool bytes = d.byte_tile && d.in_n == 1 && (d.n[1] == 64 || d.byte_pair) && d.n[0] >= 64
                        && !jit_byte_tile_pf(d);
     const bool words = d.word_tile && (d.n[1] == 32 || d.n[1] == 64) && d.n[0] >= 32;
     if (!bytes && !words) return 0;
-    if (d.os[0] * (int64_t)data_type_size(d.ddt) < 4096) return 0;
+    const int64_t dst_row = d.os[0] * (int64_t)data_type_size(d.ddt);
+    const bool near = near_knob && bytes && dst_row < 1024 && d.n[0] >= 64 * knob;
+    if (dst_row < 4096 && !near) return 0;
     const int64_t isB = d.is[1] * (int64_t)data_type_size(d.sdt);
     return fits32(64 * isB + 64 * 64 * knob) ? knob : 0;
 }

@@ -275,7 +275,8 @@ int64_t jit_byte_tile_pf(const jit_reorder_desc_t &d);
 // Lines per src row (2 or 4; 0: one, the 64-byte groups) of the stage of
 // byte and word tiles whose src rows are far apart (AVX-512 transposes of
 // one B tile per call, staged by the generator) and dst rows a page or
-// more apart; the tiles of a group prefetch the group two on.
+// more apart, or of byte tiles whose dst rows are under 1 KiB apart in
+// calls of a whole group; the tiles of a group prefetch the group two on.
 int jit_wide_stage(const jit_reorder_desc_t &d);
 
 // desc.byte_pfw (0: none): transposes on byte tiles too large for the

@@ -335,6 +335,16 @@ std::vector<problem_t> problems() {
             [] {
                 return memory::desc({ 2048, 2148 }, dt::bf16, tag::ba);
             });
+    // ... of dst rows under 1 KiB apart (nchw -> nhwc): the last call's A
+    // (256 of 1280 positions) is one whole group, staged up to the src's end.
+    add(
+            "nchw_to_nhwc_s8_wide_stage_near",
+            [] {
+                return memory::desc({ 1, 64, 32, 40 }, dt::s8, tag::nchw);
+            },
+            [] {
+                return memory::desc({ 1, 64, 32, 40 }, dt::s8, tag::nhwc);
+            });
     // ... of two word tiles per call (jit_word_rows64, dst rows whole lines
     // apart): the last call's 34 B lanes (one word tile, not staged: the
     // stage's 64 rows would read past the src) end at the src's guard page.

@@ -2108,6 +2108,40 @@ TEST(jit_reorder, WideStage) {
     });
 }
 
+// Staged byte tiles whose dst rows are under 1 KiB apart take the wide
+// stage too when a call holds a whole group of 256 columns (jit_wide_stage:
+// nchw -> nhwc up to 512 channels): planes of a page (the rows' lines in
+// one L1 set), of 57 x 56 with a B tail (200 channels: 64-lane tiles, then
+// the 32-bit tiles), 64 channels (dst rows of one line), a last call with
+// a partial group and A tile, padded src planes and dst rows, ab -> ba
+// with dst rows 512 B apart; s8 / u8. Bit-exact, and the rule on AVX-512
+// only and only there: not for dst rows 1 KiB apart (1024 channels), nor
+// calls shorter than a group.
+TEST(jit_reorder, WideStageNearDst) {
+    const std::vector<rule_case_t> bytes = {
+        { { 2, 256, 64, 64 }, "nchw", "nhwc", {}, true },
+        { { 3, 200, 57, 56 }, "nchw", "nhwc", {}, true },
+        { { 2, 64, 40, 41 }, "nchw", "nhwc", {}, true },
+        { { 2, 100, 33, 40 }, "", "nhwc", { 100 * 1400, 1400, 40, 1 }, true },
+        { { 2, 128, 32, 40 }, "nchw", "", {}, true, { 32 * 40 * 300, 1, 40 * 300, 300 } },
+        { { 512, 1100 }, "ab", "ba", {}, true },
+        { { 1, 1024, 32, 40 }, "nchw", "nhwc", {}, false },
+        { { 1024, 1100 }, "ab", "ba", {}, false },
+    };
+    run_byte_rule_cases(bytes, [](const jit_case_t &c, cpu_isa_t isa, bool z) {
+        x64::jit_reorder_desc_t d = desc_of(c, isa);
+        EXPECT_EQ(x64::jit_wide_stage(d), z ? 4 : 0) << c.str();
+        // Calls shorter than a group (the planner gives 64-lane calls 512
+        // A positions): the rule alone.
+        if (z) {
+            d.n[0] = 255;
+            EXPECT_EQ(x64::jit_wide_stage(d), 0) << c.str();
+            d.n[0] = 256;
+            EXPECT_EQ(x64::jit_wide_stage(d), 4) << c.str();
+        }
+    });
+}
+
 // Large word-tile transposes whose src and dst rows are both a page or
 // more apart take calls of 64 B lanes, two word tiles per A tile reading
 // halves of one 64-row wide stage (jit_word_rows64): whole calls, a last
