@@ -1846,6 +1846,26 @@ TEST(jit_reorder, YmmSmallTiles) {
     }
 }
 
+// ... not where the dst pitch packs a group's rows into few L1 sets (more
+// than twice its 8 ways per set): u8 rows of 4 KiB (64 rows in one set)
+// go to the 8x8 dword tiles; 1 KiB (16 rows per set), 576 B and 256 B
+// stay, as do bf16 rows of any pitch. Bit-exact either way.
+TEST(jit_reorder, YmmSmallTilesAliasingPitch) {
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        const bool y = isa == cpu_isa_t::avx2;
+        for (data_type_t dt : { relayout_u8, relayout_bf16 }) {
+            const int e = (int)data_type_size(dt);
+            for (dim_t hw : { 64, 32, 24, 16 }) {
+                jit_case_t c = jit_case_t::of({ 1, 40, hw, hw }, dt, dt, "nhwc", "nchw");
+                const bool aliasing = hw == 64 && e == 1;
+                EXPECT_EQ(desc_of(c, isa).ymm_small, y && !aliasing ? e : 0) << c.str();
+                EXPECT_TRUE(run_jit_case(c, isa));
+            }
+        }
+    }
+}
+
 // ... with the compensation (AVX2, 4-lane groups of 4i interleaves: the
 // tiles sum each group's bytes, the edges each lane's): s8s8, zero points
 // and both; A of whole tiles, with an edge (5x5, 4x5: 25, 20), B padded
