@@ -749,7 +749,9 @@ TEST(jit_reorder, FarSrcRowsPairsPrefetch) {
                     // 64 Ki elements per call (jit_far_rows_pair_plane):
                     // A of 2048 (every A here is longer).
                     EXPECT_EQ(x64::jit_plan_params(isa, p).tile_plane, z ? 65536 : 32768);
-                    if (z) EXPECT_EQ(kp.micro[0].n, 2048) << c.str();
+                    if (z) {
+                        EXPECT_EQ(kp.micro[0].n, 2048) << c.str();
+                    }
                     EXPECT_EQ(d.pf_row, z ? 256 : 0) << c.str();
                     EXPECT_FALSE(d.b_outer) << c.str();
                 }
@@ -840,9 +842,12 @@ TEST(jit_reorder, ShortARowsStayOnZmm) {
             true }); // (B of 4 lanes: the few-lane permute tiles)
     for (const ac_t &k : cases) {
         for (cpu_isa_t isa : { z, cpu_isa_t::avx2 })
-            if (x64::isa_allowed(isa)) EXPECT_TRUE(run_jit_case(k.c, isa)) << k.c.str();
-        if (x64::isa_allowed(z))
+            if (x64::isa_allowed(isa)) {
+                EXPECT_TRUE(run_jit_case(k.c, isa)) << k.c.str();
+            }
+        if (x64::isa_allowed(z)) {
             EXPECT_EQ(desc_of(k.c, z).isa, k.zmm ? z : cpu_isa_t::avx2) << k.c.str();
+        }
     }
 }
 
@@ -969,7 +974,9 @@ TEST(jit_reorder, ShortCopyRuns) {
             EXPECT_TRUE(run_jit_case(k.c, isa)) << k.c.str();
             const x64::jit_reorder_desc_t d = desc_of(k.c, isa);
             EXPECT_EQ(d.short_copy, k.short_copy) << k.c.str() << " isa " << W;
-            if (d.short_copy) EXPECT_EQ(d.short_unroll, k.unroll) << k.c.str() << " isa " << W;
+            if (d.short_copy) {
+                EXPECT_EQ(d.short_unroll, k.unroll) << k.c.str() << " isa " << W;
+            }
         }
         // The kernel plan: a position loop too long to bake under a run of
         // 16 is split (2048 of its 4096 per call, the blocks to the
@@ -1021,8 +1028,9 @@ TEST(jit_reorder, LargeNonTemporal) {
         for (data_type_t s : { relayout_bf16, relayout_s8, relayout_f16 }) {
             c.sdt = s;
             EXPECT_TRUE(run_jit_case(c, isa));
-            if (isa == cpu_isa_t::avx512_core)
+            if (isa == cpu_isa_t::avx512_core) {
                 EXPECT_EQ(desc_of(c, isa).isa, cpu_isa_t::avx512_core) << c.str();
+            }
         }
         c.sdt = relayout_f32;
         c.src_scale_mask = -1;
@@ -1847,7 +1855,7 @@ TEST(jit_reorder, YmmSmallTiles) {
 }
 
 // ... not where the dst pitch packs a group's rows into few L1 sets (more
-// than twice its 8 ways per set): u8 rows of 4 KiB (64 rows in one set)
+// than 16 per set): u8 rows of 4 KiB (64 rows in one set)
 // go to the 8x8 dword tiles; 1 KiB (16 rows per set), 576 B and 256 B
 // stay, as do bf16 rows of any pitch. Bit-exact either way.
 TEST(jit_reorder, YmmSmallTilesAliasingPitch) {
@@ -1883,9 +1891,10 @@ TEST(jit_reorder, YmmSmallTilesCompensation) {
                 for (const char *dtag : { "OIhw4i16o4i", "OIhw2i8o4i" }) {
                     jit_case_t c = jit_case_t::of(dims, relayout_s8, relayout_s8, "oihw", dtag);
                     c.set_comp(flags, 1);
-                    if (dims[0] == 64)
+                    if (dims[0] == 64) {
                         EXPECT_EQ(desc_of(c, isa).ymm_small, isa == cpu_isa_t::avx2 ? 1 : 0)
                                 << c.str();
+                    }
                     EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
                 }
     }
@@ -2466,7 +2475,9 @@ TEST(jit_reorder, YmmF32LinePairs) {
             EXPECT_TRUE(run_jit_case(c, isa));
             const x64::jit_reorder_desc_t d = desc_of(c, isa);
             EXPECT_EQ(d.f32_lines, z) << c.str();
-            if (z) EXPECT_TRUE(d.nt) << c.str();
+            if (z) {
+                EXPECT_TRUE(d.nt) << c.str();
+            }
         }
 }
 
@@ -2545,9 +2556,10 @@ TEST(jit_reorder, NearSrcRowsBOuterPairs) {
                 c.dstrides = { C * H * W + 3, H * W, W, 1 };
             }
             EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
-            if (pc.mask < 0) // (desc_of plans without the attributes)
+            if (pc.mask < 0) { // (desc_of plans without the attributes)
                 EXPECT_EQ(desc_of(c, isa).b_outer_pair, pc.rule && isa == cpu_isa_t::avx512_core)
                         << c.str();
+            }
         }
     }
 }
@@ -2709,8 +2721,9 @@ TEST(jit_reorder, ShortAUnmaskedRows) {
                 std::string impl;
                 EXPECT_TRUE(run_jit_case(c, isa, &impl, ++n)) << c.str();
                 // (Per-o scales make 8i8o a transpose.)
-                if (dims[0] % 8 == 0 && dims[1] % 16 == 0 && variant < 2)
+                if (dims[0] % 8 == 0 && dims[1] % 16 == 0 && variant < 2) {
                     EXPECT_NE(impl.find(":interleave"), std::string::npos) << c.str() << impl;
+                }
                 c.sdt = relayout_bf16;
                 EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n)) << c.str();
             }
@@ -2992,7 +3005,9 @@ TEST(jit_reorder, FewBLanesPermuted) {
             const dim_t plane = hw[0] * (hw[1] + 2) + 9;
             c.sstrides = { C * plane + 1, plane, hw[1] + 2, 1 };
             c.dstrides = { C * hw[0] * hw[1], 1, hw[1] * C, C };
-            if (hw[1] >= 16) EXPECT_EQ(desc_of(c, isa).few_b, C) << c.str();
+            if (hw[1] >= 16) {
+                EXPECT_EQ(desc_of(c, isa).few_b, C) << c.str();
+            }
             EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
         }
     for (dim_t w : { 520, 521 }) {
