@@ -4424,8 +4424,8 @@ bool ymm_lines_streamable(const jit_reorder_desc_t &d) {
 }
 
 // The most of `rows` lines `pitch` bytes apart that fall into one set of
-// a 64-set L1 (32 KiB, 8 ways, 64-byte lines: Zen 4, Intel since Sandy
-// Bridge).
+// a 64-set L1 with 64-byte lines (Zen 4 32 KiB 8-way, Zen 5 48 KiB
+// 12-way, Intel cores since Sandy Bridge 32-48 KiB 8-12-way).
 int dst_rows_per_l1_set(int64_t pitch, int rows) {
     int count[64] = {};
     int most = 0;
@@ -4460,11 +4460,11 @@ int jit_ymm_small_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa) {
     if (d.dst_stage_row || d.flat_a || d.flat_b || d.flat_bytes) return 0; // (whole-call paths)
     if (!fits32(16 * (d.in_is + d.is[1]) * e) || !fits32(16 * d.os[0] * e)) return 0;
     // A byte group's 64 dst rows complete their lines over 4 B tiles;
-    // where their pitch packs them into few L1 sets (more than twice its
-    // ways per set: pitches of 2^k KiB from 4 KiB up), each line is
+    // where their pitch packs them into few L1 sets (more than 16 per set,
+    // beyond 8 or 12 ways: pitches of 2^k KiB from 4 KiB up), each line is
     // evicted before its next tile writes it, and the 8x8 dword tiles,
     // 8 rows at a time, run faster (AVX2, 2 threads, x oneDNN, 3 rounds
-    // interleaved, before -> after: u8 nhwc -> nchw 64x64 planes
+    // interleaved, Zen 5 host, before -> after: u8 nhwc -> nchw 64x64 planes
     // 0.57-0.74 -> 1.19-1.61; s8 ab -> ba 8192^2 1.29-1.33 -> 1.77-1.83,
     // 16384x4096 0.90-1.30 -> 1.46-1.50). Not for words, whose 32 rows lost
     // on the dword tiles (bf16 ab -> ba 8192x4096 36-39 -> 33-34, 64x64
