@@ -89,7 +89,8 @@ typedef enum {
     relayout_cpu_isa_none = 1,    /**< reference code only */
     relayout_cpu_isa_avx2 = 2,
     relayout_cpu_isa_avx512_core = 3,
-    relayout_cpu_isa_all = 4,
+    relayout_cpu_isa_avx512_core_bf16 = 4, /**< avx512_core with AVX512_BF16 */
+    relayout_cpu_isa_all = 5,
 } relayout_cpu_isa_t;
 
 /** Argument kinds for relayout_primitive_execute(). */

@@ -30,6 +30,8 @@ int cap() {
         if (v == "none" || v == "NONE" || v == "ref") return (int)relayout_cpu_isa_none;
         if (v == "avx2" || v == "AVX2") return (int)relayout_cpu_isa_avx2;
         if (v == "avx512_core" || v == "AVX512_CORE") return (int)relayout_cpu_isa_avx512_core;
+        if (v == "avx512_core_bf16" || v == "AVX512_CORE_BF16")
+            return (int)relayout_cpu_isa_avx512_core_bf16;
         return (int)relayout_cpu_isa_all;
     }();
     return env;
@@ -41,6 +43,7 @@ const char *isa2str(cpu_isa_t isa) {
     switch (isa) {
         case cpu_isa_t::avx2: return "avx2";
         case cpu_isa_t::avx512_core: return "avx512_core";
+        case cpu_isa_t::avx512_core_bf16: return "avx512_core_bf16";
         default: return "none";
     }
 }
@@ -55,6 +58,8 @@ bool cpu_has(cpu_isa_t isa) {
         case cpu_isa_t::avx512_core:
             return cpu_has(cpu_isa_t::avx2) && c.has(C::tAVX512F) && c.has(C::tAVX512BW)
                    && c.has(C::tAVX512VL) && c.has(C::tAVX512DQ);
+        case cpu_isa_t::avx512_core_bf16:
+            return cpu_has(cpu_isa_t::avx512_core) && c.has(C::tAVX512_BF16);
     }
     return false;
 }
@@ -66,11 +71,13 @@ bool isa_allowed(cpu_isa_t isa) {
         case cpu_isa_t::none: return true;
         case cpu_isa_t::avx2: return c >= relayout_cpu_isa_avx2;
         case cpu_isa_t::avx512_core: return c >= relayout_cpu_isa_avx512_core;
+        case cpu_isa_t::avx512_core_bf16: return c >= relayout_cpu_isa_avx512_core_bf16;
     }
     return false;
 }
 
 cpu_isa_t effective_isa() {
+    if (isa_allowed(cpu_isa_t::avx512_core_bf16)) return cpu_isa_t::avx512_core_bf16;
     if (isa_allowed(cpu_isa_t::avx512_core)) return cpu_isa_t::avx512_core;
     if (isa_allowed(cpu_isa_t::avx2)) return cpu_isa_t::avx2;
     return cpu_isa_t::none;
@@ -83,6 +90,7 @@ cpu_isa_t effective_isa() {
 extern "C" RELAYOUT_API relayout_cpu_isa_t relayout_get_effective_cpu_isa(void) {
     using namespace relayout::impl::x64;
     switch (effective_isa()) {
+        case cpu_isa_t::avx512_core_bf16: return relayout_cpu_isa_avx512_core_bf16;
         case cpu_isa_t::avx512_core: return relayout_cpu_isa_avx512_core;
         case cpu_isa_t::avx2: return relayout_cpu_isa_avx2;
         default: return relayout_cpu_isa_none;
