@@ -256,8 +256,9 @@ bool parse_isa(const std::string &s, relayout_cpu_isa_t &isa, std::string &err) 
     else if (s == "all")
         isa = relayout_cpu_isa_all;
     else {
-        err = "--max-cpu-isa: bad value '" + s + "' (expected avx2, avx512_core, avx512_core_bf16, all or "
-              "none)";
+        err = "--max-cpu-isa: bad value '" + s
+              + "' (expected avx2, avx512_core, avx512_core_bf16, all or "
+                "none)";
         return false;
     }
     return true;

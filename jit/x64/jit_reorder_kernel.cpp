@@ -5738,8 +5738,8 @@ void jit_reorder_desc_init(
     d.quad_ld = jit_quad_loads(d);
     d.fence_in_driver = jit_fence_in_driver(d);
     d.a_rows_unmasked = jit_a_rows_unmasked(d);
-    d.bf16_ne = bf16_isa && d.isa == cpu_isa_t::avx512_core && !d.bit_copy
-                && d.ddt == relayout_bf16;
+    d.bf16_ne =
+            bf16_isa && d.isa == cpu_isa_t::avx512_core && !d.bit_copy && d.ddt == relayout_bf16;
 }
 
 status_t jit_reorder_desc_check(const jit_reorder_desc_t &d) {

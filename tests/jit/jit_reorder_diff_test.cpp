@@ -885,8 +885,7 @@ TEST(jit_reorder, Bf16EveryPatternClass) {
     add(jit_case_t::of({ 2, 256, 128, 128 }, relayout_f32, relayout_bf16, "nchw", "nChw16c"),
             false);
     int n = 0;
-    for (cpu_isa_t isa :
-            { cpu_isa_t::avx512_core_bf16, cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core_bf16, cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
         for (const shape_t &sh : shapes)
             for (int variant = 0; variant < (sh.x_attrs ? 5 : 1); ++variant)
