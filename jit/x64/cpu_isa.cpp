@@ -21,7 +21,7 @@ const Xbyak::util::Cpu &cpu() {
     return c;
 }
 
-// The cap as a relayout_cpu_isa_t value.
+// The cap as a relayout_cpu_isa_t value (compared through cap_rank only).
 int cap() {
     const int api = api_cpu_isa_cap();
     if (api != relayout_cpu_isa_default) return api;
@@ -38,6 +38,28 @@ int cap() {
 }
 
 } // namespace
+
+int cap_rank(relayout_cpu_isa_t cap) {
+    switch (cap) {
+        case relayout_cpu_isa_none: return 0;
+        case relayout_cpu_isa_avx2: return 1;
+        case relayout_cpu_isa_avx512_core: return 2;
+        case relayout_cpu_isa_avx512_core_bf16: return 3;
+        case relayout_cpu_isa_default:
+        case relayout_cpu_isa_all: return 4;
+    }
+    return 0;
+}
+
+int isa_rank(cpu_isa_t isa) {
+    switch (isa) {
+        case cpu_isa_t::none: return 0;
+        case cpu_isa_t::avx2: return 1;
+        case cpu_isa_t::avx512_core: return 2;
+        case cpu_isa_t::avx512_core_bf16: return 3;
+    }
+    return 0;
+}
 
 const char *isa2str(cpu_isa_t isa) {
     switch (isa) {
@@ -66,14 +88,7 @@ bool cpu_has(cpu_isa_t isa) {
 
 bool isa_allowed(cpu_isa_t isa) {
     if (!cpu_has(isa)) return false;
-    const int c = cap();
-    switch (isa) {
-        case cpu_isa_t::none: return true;
-        case cpu_isa_t::avx2: return c >= relayout_cpu_isa_avx2;
-        case cpu_isa_t::avx512_core: return c >= relayout_cpu_isa_avx512_core;
-        case cpu_isa_t::avx512_core_bf16: return c >= relayout_cpu_isa_avx512_core_bf16;
-    }
-    return false;
+    return cap_allows((relayout_cpu_isa_t)cap(), isa);
 }
 
 cpu_isa_t effective_isa() {

@@ -19,6 +19,18 @@ inline cpu_isa_t vector_isa(cpu_isa_t isa) {
     return isa == cpu_isa_t::avx512_core_bf16 ? cpu_isa_t::avx512_core : isa;
 }
 
+// The levels' order, explicit: none < avx2 < avx512_core < avx512_core_bf16
+// < all (the public relayout_cpu_isa_t values are not in that order: all =
+// 4, avx512_core_bf16 = 5). A cap's rank (default: all's; an unknown
+// value: none's).
+int cap_rank(relayout_cpu_isa_t cap);
+// A level's rank on the same scale.
+int isa_rank(cpu_isa_t isa);
+// Whether a cap admits `isa` (ignoring the CPU).
+inline bool cap_allows(relayout_cpu_isa_t cap, cpu_isa_t isa) {
+    return isa_rank(isa) <= cap_rank(cap);
+}
+
 const char *isa2str(cpu_isa_t isa);
 // What the CPU supports (ignoring caps).
 bool cpu_has(cpu_isa_t isa);

@@ -848,6 +848,27 @@ std::vector<uint32_t> f32_pattern_classes() {
     return v;
 }
 
+// The cap orders the levels explicitly (the public values do not: all = 4,
+// avx512_core_bf16 = 5): avx512_core leaves the bf16 level out, all and
+// default let every level in, an unknown value none but the reference.
+TEST(jit_reorder, Bf16LevelCapOrder) {
+    using x64::cap_allows;
+    const cpu_isa_t levels[] = { cpu_isa_t::none, cpu_isa_t::avx2, cpu_isa_t::avx512_core,
+        cpu_isa_t::avx512_core_bf16 };
+    const relayout_cpu_isa_t caps[] = { relayout_cpu_isa_none, relayout_cpu_isa_avx2,
+        relayout_cpu_isa_avx512_core, relayout_cpu_isa_avx512_core_bf16 };
+    for (int c = 0; c < 4; ++c)
+        for (int l = 0; l < 4; ++l)
+            EXPECT_EQ(cap_allows(caps[c], levels[l]), l <= c) << c << " " << l;
+    for (relayout_cpu_isa_t cap : { relayout_cpu_isa_all, relayout_cpu_isa_default })
+        for (cpu_isa_t l : levels)
+            EXPECT_TRUE(cap_allows(cap, l)) << x64::isa2str(l);
+    EXPECT_FALSE(cap_allows(relayout_cpu_isa_avx512_core, cpu_isa_t::avx512_core_bf16));
+    EXPECT_TRUE(cap_allows(relayout_cpu_isa_all, cpu_isa_t::avx512_core_bf16));
+    EXPECT_TRUE(cap_allows(static_cast<relayout_cpu_isa_t>(99), cpu_isa_t::none));
+    EXPECT_FALSE(cap_allows(static_cast<relayout_cpu_isa_t>(99), cpu_isa_t::avx2));
+}
+
 // Conversions to bf16 at every ISA level the machine has, on every class
 // of f32 pattern (f32_pattern_classes), bit-exact: avx512_core_bf16
 // rounds with vcvtne(2)ps2bf16 and takes the integer rounding for vectors
