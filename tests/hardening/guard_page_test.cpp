@@ -264,38 +264,17 @@ std::vector<problem_t> problems() {
     // The paths that narrow to bf16 (vcvtne(2)ps2bf16 at avx512_core_bf16):
     // one vector per position (nhwc -> nChw16c), the A pairs (nchw ->
     // nChw16c, A of 64), the narrow rows (32 B lanes), bf16 with a scale.
-    add(
-            "nhwc_to_nChw16c_f32_bf16",
-            [] {
-                return memory::desc({ 1, 32, 4, 8 }, dt::f32, tag::nhwc);
-            },
-            [] {
-                return memory::desc({ 1, 32, 4, 8 }, dt::bf16, "aBcd16b");
-            });
-    add(
-            "nchw_to_nChw16c_f32_bf16_pairs",
-            [] {
-                return memory::desc({ 1, 32, 8, 8 }, dt::f32, tag::nchw);
-            },
-            [] {
-                return memory::desc({ 1, 32, 8, 8 }, dt::bf16, "aBcd16b");
-            });
-    add(
-            "nchw_to_nhwc_f32_bf16_rows",
-            [] {
-                return memory::desc({ 1, 70, 33, 3 }, dt::f32, tag::nchw);
-            },
-            [] {
-                return memory::desc({ 1, 70, 33, 3 }, dt::bf16, tag::nhwc);
-            });
-    add(
-            "bf16_scaled_transpose",
-            [] {
-                return memory::desc({ 37, 29 }, dt::bf16, tag::ab);
-            },
-            [] {
-                return memory::desc({ 37, 29 }, dt::bf16, tag::ba);
-            },
+    auto plain = [](memory::dims d, dt t, std::string tg) {
+        return [=] { return memory::desc(d, t, tg); };
+    };
+    const memory::dims nhwc16{ 1, 32, 4, 8 }, pairs{ 1, 32, 8, 8 }, rows{ 1, 70, 33, 3 };
+    add("nhwc_to_nChw16c_f32_bf16", plain(nhwc16, dt::f32, "acdb"),
+            plain(nhwc16, dt::bf16, "aBcd16b"));
+    add("nchw_to_nChw16c_f32_bf16_pairs", plain(pairs, dt::f32, "abcd"),
+            plain(pairs, dt::bf16, "aBcd16b"));
+    add("nchw_to_nhwc_f32_bf16_rows", plain(rows, dt::f32, "abcd"), plain(rows, dt::bf16, "acdb"));
+    add("bf16_scaled_transpose", plain({ 37, 29 }, dt::bf16, "ab"),
+            plain({ 37, 29 }, dt::bf16, "ba"),
             [](primitive_attr &a) { a.set_scales(RELAYOUT_ARG_SRC, 0, { 0.5f }); });
     add(
             "f32_to_f16_transpose",
