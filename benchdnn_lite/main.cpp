@@ -40,7 +40,7 @@ void usage() {
            "ddt/sdt)\n"
            "       --cross-engine=cpu2gpu|gpu2cpu|none   buffers: where src/dst live (default\n"
            "       cpu2gpu; none = both on the device, one generated kernel)\n"
-           "  --max-cpu-isa=avx2|avx512_core|all|none\n"
+           "  --max-cpu-isa=avx2|avx512_core|avx512_core_bf16|all|none\n"
            "  --perf-template=STR   fields %%prb%% %%impl%% %%engine%% %%min_ms%% %%avg_ms%%\n"
            "                        %%gbps%% %%copy_gbps%% %%copy_pct%% %%copy_ms%% %%iters%%\n"
            "                        %%bytes%% %%sdt%% %%ddt%% %%stag%% %%dtag%% %%dims%%\n"

@@ -251,10 +251,14 @@ bool parse_isa(const std::string &s, relayout_cpu_isa_t &isa, std::string &err) 
         isa = relayout_cpu_isa_avx2;
     else if (s == "avx512_core")
         isa = relayout_cpu_isa_avx512_core;
+    else if (s == "avx512_core_bf16")
+        isa = relayout_cpu_isa_avx512_core_bf16;
     else if (s == "all")
         isa = relayout_cpu_isa_all;
     else {
-        err = "--max-cpu-isa: bad value '" + s + "' (expected avx2, avx512_core, all or none)";
+        err = "--max-cpu-isa: bad value '" + s
+              + "' (expected avx2, avx512_core, avx512_core_bf16, all or "
+                "none)";
         return false;
     }
     return true;

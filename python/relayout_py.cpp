@@ -572,6 +572,7 @@ PYBIND11_MODULE(relayout, m) {
             .value("none", relayout_cpu_isa_none)
             .value("avx2", relayout_cpu_isa_avx2)
             .value("avx512_core", relayout_cpu_isa_avx512_core)
+            .value("avx512_core_bf16", relayout_cpu_isa_avx512_core_bf16)
             .value("all", relayout_cpu_isa_all);
 
     m.def(
@@ -583,6 +584,7 @@ PYBIND11_MODULE(relayout, m) {
                         { "default", relayout_cpu_isa_default }, { "none", relayout_cpu_isa_none },
                         { "avx2", relayout_cpu_isa_avx2 },
                         { "avx512_core", relayout_cpu_isa_avx512_core },
+                        { "avx512_core_bf16", relayout_cpu_isa_avx512_core_bf16 },
                         { "all", relayout_cpu_isa_all }
                     };
                     auto it = names.find(s);

@@ -83,13 +83,17 @@ typedef enum {
     relayout_npu = 3, /**< NPU local memory (simulated) */
 } relayout_engine_kind_t;
 
-/** CPU instruction sets, ordered: a cap admits every ISA up to it. */
+/** CPU instruction sets. A cap admits every ISA up to it in the order
+ * none < avx2 < avx512_core < avx512_core_bf16 < all, which is not the
+ * order of the values: they are fixed (ABI), and avx512_core_bf16 came
+ * after all. Do not compare the values. */
 typedef enum {
     relayout_cpu_isa_default = 0, /**< no cap: everything the CPU has */
     relayout_cpu_isa_none = 1,    /**< reference code only */
     relayout_cpu_isa_avx2 = 2,
     relayout_cpu_isa_avx512_core = 3,
     relayout_cpu_isa_all = 4,
+    relayout_cpu_isa_avx512_core_bf16 = 5, /**< avx512_core with AVX512_BF16 */
 } relayout_cpu_isa_t;
 
 /** Argument kinds for relayout_primitive_execute(). */

@@ -9,7 +9,27 @@ namespace relayout {
 namespace impl {
 namespace x64 {
 
-enum class cpu_isa_t { none = 0, avx2 = 1, avx512_core = 2 };
+// avx512_core_bf16: avx512_core kernels that also convert to bf16 with
+// vcvtne(2)ps2bf16 (AVX512_BF16); every other kernel is the avx512_core one.
+enum class cpu_isa_t { none = 0, avx2 = 1, avx512_core = 2, avx512_core_bf16 = 3 };
+
+// The vector register family of `isa`, which the kernel plan and the desc
+// rules see: avx512_core for both AVX-512 levels.
+inline cpu_isa_t vector_isa(cpu_isa_t isa) {
+    return isa == cpu_isa_t::avx512_core_bf16 ? cpu_isa_t::avx512_core : isa;
+}
+
+// The levels' order, explicit: none < avx2 < avx512_core < avx512_core_bf16
+// < all (the public relayout_cpu_isa_t values are not in that order: all =
+// 4, avx512_core_bf16 = 5). A cap's rank (default: all's; an unknown
+// value: none's).
+int cap_rank(relayout_cpu_isa_t cap);
+// A level's rank on the same scale.
+int isa_rank(cpu_isa_t isa);
+// Whether a cap admits `isa` (ignoring the CPU).
+inline bool cap_allows(relayout_cpu_isa_t cap, cpu_isa_t isa) {
+    return isa_rank(isa) <= cap_rank(cap);
+}
 
 const char *isa2str(cpu_isa_t isa);
 // What the CPU supports (ignoring caps).

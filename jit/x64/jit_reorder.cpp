@@ -426,7 +426,7 @@ std::string jit_impl_name(cpu_isa_t isa, kernel_strategy_t s) {
     auto format = [](cpu_isa_t i, kernel_strategy_t k) {
         return std::string("jit:") + isa2str(i) + ":" + strategy2str(k);
     };
-    constexpr int nisa = 3, nstrategy = 4; // interleave is the last strategy
+    constexpr int nisa = 4, nstrategy = 4; // interleave is the last strategy
     static const std::vector<std::string> names = [&] {
         std::vector<std::string> v;
         for (int i = 0; i < nisa; ++i)
@@ -442,6 +442,7 @@ std::string jit_impl_name(cpu_isa_t isa, kernel_strategy_t s) {
 } // namespace
 
 kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
+    isa = vector_isa(isa);
     kernel_plan_params_t prm;
     prm.vlen = isa == cpu_isa_t::avx512_core ? 16 : 8;
     // A call writes whole cache lines of each dst row: a line written in
@@ -496,6 +497,11 @@ status_t jit_reorder_accept(const plan_t &p, cpu_isa_t isa, std::string &name, s
         return fail(status_t::unimplemented, "jit: data types not supported");
     if ((p.s8s8_comp || p.zp_comp) && p.ddt != relayout_s8 && p.ddt != relayout_u8)
         return fail(status_t::unimplemented, "jit: compensation needs an s8 or u8 dst");
+    // The bf16 level names the kernels that convert with AVX512_BF16; the
+    // avx512_core ones run everything else.
+    if (isa == cpu_isa_t::avx512_core_bf16 && (p.bit_copy || p.ddt != relayout_bf16))
+        return fail(status_t::unimplemented,
+                "avx512_core_bf16: no conversion to bf16 (avx512_core runs it)");
     if (p.zero_volume) {
         name = jit_impl_name(isa, kernel_strategy_t::copy);
         return status_t::success;
@@ -507,6 +513,8 @@ status_t jit_reorder_accept(const plan_t &p, cpu_isa_t isa, std::string &name, s
     jit_reorder_desc_t d;
     jit_reorder_desc_init(d, isa, p, kp);
     RL_CHECK(jit_reorder_desc_check(d));
+    if (isa == cpu_isa_t::avx512_core_bf16 && !d.bf16_ne)
+        return fail(status_t::unimplemented, "avx512_core_bf16: the kernel runs avx2 code");
     name = jit_impl_name(isa, kp.strategy);
     if (kplan) *kplan = kp.dump(p);
     return status_t::success;
@@ -523,7 +531,7 @@ status_t jit_reorder_create(const plan_t &p, cpu_isa_t isa, std::unique_ptr<jit_
     jit_reorder_desc_init(d, isa, p, kp);
     std::unique_ptr<jit_generator_t> gen;
     RL_CHECK(jit_reorder_generate(d, gen));
-    const int pair_lanes = d.isa == cpu_isa_t::avx512_core ? 32 : 16;
+    const int pair_lanes = d.isa == cpu_isa_t::avx512_core ? 32 : 16; // (desc.isa: the family)
     out.reset(new jit_reorder_impl_t(
             p, kp, std::move(gen), d.f32_lines ? pair_lanes : 0, d.fence_in_driver));
     return status_t::success;

@@ -6,6 +6,7 @@
 #include <deque>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "common/env.hpp"
 
@@ -67,6 +68,7 @@ public:
     reorder_gen_t(const jit_reorder_desc_t &d, const std::string &name, size_t size)
             : jit_generator_t(name, size), d_(d) {
         z_ = d.isa == cpu_isa_t::avx512_core;
+        bf16_ne_ = d.bf16_ne && z_;
         W_ = z_ ? 16 : 8;
         ssz_ = (int)data_type_size(d.sdt);
         dsz_ = (int)data_type_size(d.ddt);
@@ -123,6 +125,9 @@ private:
     int row_pf_ = 0; // the distance gen_row_bytes prefetches at (0: none)
     // gen_row_words: compute leaves f32 (the rounding to bf16 is its own).
     bool f32_out_ = false;
+    // desc.bf16_ne: bf16 lanes stay f32 until they narrow (as f16's do),
+    // rounded there by bf16_convert / bf16_convert2.
+    bool bf16_ne_ = false;
     int tb_ = 8;             // first temporary vector register
     bool xmm_mode_ = false;  // scalar strategy: one lane in an xmm
     bool sat_packs_ = false; // gen_row_bytes: 8-bit dsts narrowed by packs
@@ -133,6 +138,7 @@ private:
     Label c_onef_, c_szp_, c_dzp_, c_beta_, c_sa_, c_lo_, c_hi_, c_one_, c_7fff_, c_40_, c_iota_;
     Label c_ones8_, c_ones16_;        // byte tiles: 4-lane group sums
     Label c_qnan_, c_hmask_, c_widx_; // gen_row_words
+    Label c_wint_;                    // ... bf16_ne: the words of two rows interleaved
     Label c_plo_, c_phi_;             // gen_pair_a: words of two rows
 
     // ---- registers -------------------------------------------------------
@@ -249,7 +255,10 @@ private:
                 // Narrow in registers, then a plain store: the memory forms
                 // of vpmov* are slow on Zen 4.
                 const Ymm t(tb_ + 7);
-                vpmovdw(t, v);
+                if (val && bf16_ne_)
+                    bf16_convert(t, v, Zmm(tb_ + 7));
+                else
+                    vpmovdw(t, v);
                 vmovdqu16(ad, t);
             } else {
                 const Xmm t(tb_ + 7);
@@ -289,6 +298,8 @@ private:
         }
         if (val && dt == relayout_f16) {
             vcvtps2ph(x, x, 0);
+        } else if (val && bf16_ne_) {
+            bf16_convert(x, x, Xmm(tb_ + 7));
         } else {
             const bool sgn = val && (dt == relayout_s16 || dt == relayout_s8);
             sgn ? vpackssdw(x, x, x) : vpackusdw(x, x, x);
@@ -368,9 +379,9 @@ private:
             with_cst(c_lo_, [&](const Operand &c) { vmaxps(v, v, c); });
             with_cst(c_hi_, [&](const Operand &c) { vminps(v, v, c); });
             vcvtps2dq(v, v);
-        } else if (d_.ddt == relayout_bf16) {
+        } else if (d_.ddt == relayout_bf16 && !bf16_ne_) {
             // Round to nearest even in integers; NaN keeps its top bits,
-            // quieted. vcvtneps2bf16 would flush denormals.
+            // quieted. (vcvtneps2bf16 flushes denormals: bf16_convert.)
             const Xmm t0 = tmp(2), t1 = tmp(3);
             vpsrld(t0, v, 16);
             if (z_ && !xmm_mode_) {
@@ -625,11 +636,20 @@ private:
     bool transpose_used_ = false;
     // Code called by the kernel (transpose_tile), after the postamble.
     void emit_subroutines() {
+        for (const auto &c : cold_)
+            c();
         if (!transpose_used_) return;
         L(l_transpose_);
         transpose_tile_body();
         ret();
     }
+    // Code out of the hot paths (bf16_convert's vectors with denormals),
+    // emitted after the postamble; each piece jumps back.
+    std::vector<std::function<void()>> cold_;
+    std::deque<Label> cold_labels_; // (stable addresses: the pieces jump back to them)
+    void bf16_round_int(const Xmm &t, const Xmm &v);
+    void bf16_convert(const Xmm &to, const Xmm &v, const Xmm &scratch);
+    void bf16_convert2(const Zmm &to, const Zmm &hi, const Zmm &lo, const Zmm &scratch);
     void dst_stage_begin();
     void dst_stage_flush();
     void prefetch_ahead_init();
@@ -841,6 +861,7 @@ void reorder_gen_t::emit_constants() {
     u(c_qnan_, 0x00400000);
     u(c_hmask_, 0xffff0000);
     table(c_widx_, 32, [&](int i) { dw(uint16_t(i / 2 + (i % 2) * 32)); });
+    table(c_wint_, 32, [&](int i) { dw(uint16_t(i / 2 + (i % 2) * 16)); });
     table(c_plo_, 32, [&](int i) { dw(uint16_t(i / 16 * 32 + i % 16 * 2)); });
     table(c_phi_, 32, [&](int i) { dw(uint16_t(i / 16 * 32 + i % 16 * 2 + 1)); });
     // After vpackssdw (a, b), (c, d) and a byte pack, dword q of 128-bit
@@ -1104,7 +1125,12 @@ void reorder_gen_t::gen_copy() {
 // order) to the 2- or 1-byte ddt, packed into whole 64-byte lines: zmm 0,
 // and zmm 2 for the second line of four vectors of 2-byte lanes.
 void reorder_gen_t::pack_lines(int nvec) {
-    if (dsz_ == 2) {
+    if (dsz_ == 2 && bf16_ne_) {
+        // (zmm 0 .. nvec - 1 f32; tmp(7) the slow paths' scratch)
+        for (int j = 0; j + 1 < nvec; j += 2)
+            bf16_convert2(Zmm(j), Zmm(j + 1), Zmm(j), Zmm(tb_ + 7));
+        if (nvec % 2) bf16_convert(Ymm(nvec - 1), Zmm(nvec - 1), Zmm(tb_ + 7));
+    } else if (dsz_ == 2) {
         for (int j = 0; j < nvec; ++j)
             (d_.ddt == relayout_f16) ? vcvtps2ph(Ymm(j), Zmm(j), 0) : vpmovdw(Ymm(j), Zmm(j));
         for (int j = 0; j + 1 < nvec; j += 2)
@@ -1292,6 +1318,69 @@ void reorder_gen_t::ymm_copy_lines(int e0) {
     }
 }
 
+// ---- bf16 with AVX512_BF16 (desc.bf16_ne) ----------------------------------
+// vcvtneps2bf16 and vcvtne2ps2bf16 round every f32 as the reference's
+// f32_to_bf16 does (integer round to nearest even, overflow to inf, NaN:
+// its top half quieted, bit 6 set; MXCSR not consulted) except denormal
+// inputs, which they treat as zero (Intel SDM; checked on all 2^32 inputs,
+// ARCHITECTURE §11). A vector with a denormal lane (vfpclassps 0x20)
+// jumps out of line to the integer rounding of finalize_lanes and back.
+
+// t = the bf16 bits of v's lanes, in their low words (t != v).
+void reorder_gen_t::bf16_round_int(const Xmm &t, const Xmm &v) {
+    vpsrld(t, v, 16);
+    vpandd(t, t, cst(c_one_));
+    vpaddd(t, t, cst(c_7fff_));
+    vpaddd(t, t, v);
+    vcmpps(k4, v, v, 3); // unordered: NaN
+    vpord(t | k4, v, cst(c_qnan_));
+    vpsrld(t, t, 16);
+}
+
+// `to` (a ymm for a zmm v, an xmm for an xmm) = v's f32 lanes as bf16.
+// `scratch` (v's width, not v; may be to's register): the slow path's.
+void reorder_gen_t::bf16_convert(const Xmm &to, const Xmm &v, const Xmm &scratch) {
+    cold_labels_.emplace_back();
+    Label &cold = cold_labels_.back();
+    cold_labels_.emplace_back();
+    Label &back = cold_labels_.back();
+    vfpclassps(k4, v, 0x20); // denormal lanes
+    kortestw(k4, k4);
+    jnz(cold, T_NEAR);
+    vcvtneps2bf16(to, v, EvexEncoding);
+    L(back);
+    cold_.push_back([this, &cold, &back, to, v, scratch] {
+        L(cold);
+        bf16_round_int(scratch, v);
+        vpmovdw(to, scratch);
+        jmp(back, T_NEAR);
+    });
+}
+
+// `to` = lo's 16 lanes as bf16 (words 0-15), then hi's (16-31). The slow
+// path clobbers lo; `scratch` is neither lo nor hi.
+void reorder_gen_t::bf16_convert2(const Zmm &to, const Zmm &hi, const Zmm &lo, const Zmm &scratch) {
+    cold_labels_.emplace_back();
+    Label &cold = cold_labels_.back();
+    cold_labels_.emplace_back();
+    Label &back = cold_labels_.back();
+    vfpclassps(k4, lo, 0x20);
+    vfpclassps(k0, hi, 0x20);
+    kortestw(k4, k0);
+    jnz(cold, T_NEAR);
+    vcvtne2ps2bf16(to, hi, lo);
+    L(back);
+    cold_.push_back([this, &cold, &back, to, hi, lo, scratch] {
+        L(cold);
+        bf16_round_int(scratch, lo);
+        vpmovdw(Ymm(lo.getIdx()), scratch);
+        bf16_round_int(scratch, hi);
+        vpmovdw(Ymm(scratch.getIdx()), scratch);
+        vinserti64x4(to, lo, Ymm(scratch.getIdx()), 1);
+        jmp(back, T_NEAR);
+    });
+}
+
 // Loads the loop invariants of the value pipeline into spare registers
 // (gen_copy: vectors 0..3 and tmp() 8..15 are in use): a common scale,
 // broadcast once per call instead of once per vector, then the constants
@@ -1319,7 +1408,7 @@ void reorder_gen_t::hoist_invariants(bool scales) {
     if (is_int(d_.ddt)) {
         cand[n++] = &c_lo_;
         cand[n++] = &c_hi_;
-    } else if (d_.ddt == relayout_bf16) {
+    } else if (d_.ddt == relayout_bf16 && !bf16_ne_) {
         cand[n++] = &c_one_;
         cand[n++] = &c_7fff_;
         cand[n++] = z_ ? &c_qnan_ : &c_40_;
@@ -2681,7 +2770,9 @@ void reorder_gen_t::ymm_narrow_comp(int h) {
 // lanes' scales.
 reorder_gen_t::row_lanes_t reorder_gen_t::begin_word_pairs() {
     f32_out_ = true;
-    if (d_.ddt == relayout_bf16) {
+    if (bf16_ne_) {
+        vmovdqu16(Zmm(26), cst(c_wint_));
+    } else if (d_.ddt == relayout_bf16) {
         vmovdqu32(Zmm(22), cst(c_one_));
         vmovdqu32(Zmm(23), cst(c_7fff_));
         vmovdqu32(Zmm(24), cst(c_qnan_));
@@ -2703,7 +2794,14 @@ void reorder_gen_t::word_pair(int j, int h, const Address &a, const Opmask *k, i
     load_lanes(r.getIdx(), a, k, d_.sdt);
     compute(r.getIdx(), lane_src_t{ ptr[rdx], ptr[rsi + l * d_.ss[1] * 4],
                                 ptr[rdi + l * d_.ds[1] * 4], nullptr });
-    if (d_.ddt == relayout_bf16) {
+    if (bf16_ne_) {
+        // Row 2j's lanes in words 0-15, row 2j + 1's in 16-31, then
+        // interleaved: words 2a, 2a + 1.
+        if (h == 1) {
+            bf16_convert2(Zmm(j), odd, Zmm(j), t);
+            vpermw(Zmm(j), widx, Zmm(j));
+        }
+    } else if (d_.ddt == relayout_bf16) {
         // t = v + 0x7fff + bit 16 of v; NaN: v | quiet bit.
         vpsrld(t, r, 16);
         vpandd(t, t, one);
@@ -5461,6 +5559,8 @@ bool jit_comp_in_kernel(const plan_t &p, const kernel_plan_t &kp) {
 void jit_reorder_desc_init(
         jit_reorder_desc_t &d, cpu_isa_t isa, const plan_t &p, const kernel_plan_t &kp) {
     std::memset(&d, 0, sizeof(d));
+    const bool bf16_isa = isa == cpu_isa_t::avx512_core_bf16;
+    isa = vector_isa(isa); // (the rules below see the register family)
     d.isa = isa;
     d.strategy = kp.strategy;
     d.sdt = p.sdt;
@@ -5638,6 +5738,8 @@ void jit_reorder_desc_init(
     d.quad_ld = jit_quad_loads(d);
     d.fence_in_driver = jit_fence_in_driver(d);
     d.a_rows_unmasked = jit_a_rows_unmasked(d);
+    d.bf16_ne =
+            bf16_isa && d.isa == cpu_isa_t::avx512_core && !d.bit_copy && d.ddt == relayout_bf16;
 }
 
 status_t jit_reorder_desc_check(const jit_reorder_desc_t &d) {
@@ -5663,7 +5765,8 @@ status_t jit_reorder_desc_check(const jit_reorder_desc_t &d) {
 
 status_t jit_reorder_generate(const jit_reorder_desc_t &d, std::unique_ptr<jit_generator_t> &gen) {
     RL_CHECK(jit_reorder_desc_check(d));
-    const std::string name = std::string("reorder_") + isa2str(d.isa) + "_"
+    const cpu_isa_t level = d.bf16_ne ? cpu_isa_t::avx512_core_bf16 : d.isa;
+    const std::string name = std::string("reorder_") + isa2str(level) + "_"
                              + strategy2str(d.strategy) + "_" + dt2str(d.sdt) + "_" + dt2str(d.ddt);
     // Twice (tiles) or four times (others) the largest kernel of the tests
     // and the ci batch (tiles: 7.9 KiB, bf16 and int8 conversions on AVX2;

@@ -68,7 +68,10 @@ using jit_kernel_fn_t = void (*)(const jit_call_args_t *);
 // Everything the generated code bakes in (a POD: hashable, printable).
 struct jit_reorder_desc_t {
     static constexpr int max_loops = 3;
-    cpu_isa_t isa;
+    cpu_isa_t isa; // the register family (vector_isa): avx512_core or avx2
+    // Value conversions to bf16 on avx512_core_bf16: vcvtne(2)ps2bf16 (see
+    // bf16_convert in jit_reorder_kernel.cpp) instead of integer rounding.
+    bool bf16_ne;
     kernel_strategy_t strategy;
     data_type_t sdt, ddt;
     bool bit_copy;

@@ -204,7 +204,7 @@ def test_tensor_buffer_is_shared():
     np.testing.assert_array_equal(v, np.arange(6, dtype=np.float32).reshape(2, 3))
 
 
-@pytest.mark.parametrize("isa", ["none", "avx2", "avx512_core", "default"])
+@pytest.mark.parametrize("isa", ["none", "avx2", "avx512_core", "avx512_core_bf16", "default"])
 def test_every_isa_cap_gives_the_same_bits(isa):
     relayout.set_max_cpu_isa(isa)
     try:

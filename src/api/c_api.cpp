@@ -74,8 +74,18 @@ relayout_status_t relayout_set_verbose(int level) {
 
 relayout_status_t relayout_set_max_cpu_isa(relayout_cpu_isa_t isa) {
     return c_guarded([&] {
-        if (isa < relayout_cpu_isa_default || isa > relayout_cpu_isa_all)
-            return failf(status_t::invalid_arguments, "cpu isa %d is not a valid isa", (int)isa);
+        // (Every enumerator: the values are not in the levels' order.)
+        switch (isa) {
+            case relayout_cpu_isa_default:
+            case relayout_cpu_isa_none:
+            case relayout_cpu_isa_avx2:
+            case relayout_cpu_isa_avx512_core:
+            case relayout_cpu_isa_avx512_core_bf16:
+            case relayout_cpu_isa_all: break;
+            default:
+                return failf(
+                        status_t::invalid_arguments, "cpu isa %d is not a valid isa", (int)isa);
+        }
         g_isa_cap.store(isa);
         return status_t::success;
     });

@@ -73,6 +73,8 @@ status_t jit_create(const relayout_primitive_desc &pd, std::shared_ptr<const ker
     return status_t::success;
 }
 
+const reorder_impl_t jit_avx512_bf16_impl = { "jit:avx512_core_bf16",
+    jit_init<x64::cpu_isa_t::avx512_core_bf16>, jit_create<x64::cpu_isa_t::avx512_core_bf16> };
 const reorder_impl_t jit_avx512_impl = { "jit:avx512_core", jit_init<x64::cpu_isa_t::avx512_core>,
     jit_create<x64::cpu_isa_t::avx512_core> };
 const reorder_impl_t jit_avx2_impl = { "jit:avx2", jit_init<x64::cpu_isa_t::avx2>,
@@ -113,9 +115,11 @@ const impl_list_t &fixed_impl_list() {
         };
         impl_list_t l;
         for (x64::cpu_isa_t isa : manifest) {
-            const reorder_impl_t *impl = isa == x64::cpu_isa_t::avx512_core ? &jit_avx512_impl
-                                         : isa == x64::cpu_isa_t::avx2      ? &jit_avx2_impl
-                                                                            : nullptr;
+            const reorder_impl_t *impl = isa == x64::cpu_isa_t::avx512_core_bf16
+                                                 ? &jit_avx512_bf16_impl
+                                         : isa == x64::cpu_isa_t::avx512_core ? &jit_avx512_impl
+                                         : isa == x64::cpu_isa_t::avx2        ? &jit_avx2_impl
+                                                                              : nullptr;
             if (impl && std::find(l.begin(), l.end(), impl) == l.end()) l.push_back(impl);
         }
         l.push_back(&ref_impl);

@@ -170,7 +170,8 @@ status_t preferred_tag(const relayout_engine *engine, int ndims, const dim_t *di
     if (dt == relayout_s8 || dt == relayout_u8) {
         tag = "axb";
     } else if (dt == relayout_f32 || dt == relayout_bf16 || dt == relayout_f16) {
-        tag = x64::effective_isa() == x64::cpu_isa_t::avx512_core ? "aBx16b" : "aBx8b";
+        tag = x64::vector_isa(x64::effective_isa()) == x64::cpu_isa_t::avx512_core ? "aBx16b"
+                                                                                   : "aBx8b";
     }
     return status_t::success;
 }

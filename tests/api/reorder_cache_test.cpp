@@ -358,4 +358,50 @@ TEST(ReorderCache, RepeatedDescriptorsFollowTheCapAndTheAttributes) {
     }
 }
 
+// The public relayout_cpu_isa_t values are ABI (a binary built against an
+// older header passes 4 for `all`): avx512_core_bf16 came after all, as 5,
+// and the library orders the levels itself (none < avx2 < avx512_core <
+// avx512_core_bf16 < all): a cap of avx512_core leaves the bf16 level out,
+// `all` (4) and default let it in.
+static_assert(relayout_cpu_isa_default == 0 && relayout_cpu_isa_none == 1
+                      && relayout_cpu_isa_avx2 == 2 && relayout_cpu_isa_avx512_core == 3
+                      && relayout_cpu_isa_all == 4 && relayout_cpu_isa_avx512_core_bf16 == 5,
+        "relayout_cpu_isa_t values are ABI");
+
+TEST(CpuIsaCap, PublicValuesKeptAndLevelsOrdered) {
+    isa_guard_t guard;
+    for (int v = 0; v <= 5; ++v)
+        EXPECT_EQ(relayout_set_max_cpu_isa(static_cast<relayout_cpu_isa_t>(v)), relayout_success)
+                << v;
+    for (int v : { -1, 6 })
+        EXPECT_EQ(relayout_set_max_cpu_isa(static_cast<relayout_cpu_isa_t>(v)),
+                relayout_invalid_arguments)
+                << v;
+    set_max_cpu_isa(relayout_cpu_isa_default);
+    const relayout_cpu_isa_t best = get_effective_cpu_isa();
+    const bool has_avx512 =
+            best == relayout_cpu_isa_avx512_core || best == relayout_cpu_isa_avx512_core_bf16;
+    const memory::desc s({ 4, 64 }, memory::data_type::f32, "ab");
+    const memory::desc d({ 4, 64 }, memory::data_type::bf16, "ab");
+    auto impl = [&] { return reorder::primitive_desc(cpu(), s, cpu(), d).impl_info_str(); };
+
+    set_max_cpu_isa(relayout_cpu_isa_all);
+    EXPECT_EQ(get_effective_cpu_isa(), best);
+    if (best == relayout_cpu_isa_avx512_core_bf16)
+        EXPECT_EQ(impl().rfind("jit:avx512_core_bf16:", 0), 0u) << impl();
+    set_max_cpu_isa(relayout_cpu_isa_avx512_core_bf16);
+    EXPECT_EQ(get_effective_cpu_isa(), best); // (no level above it but all)
+    set_max_cpu_isa(relayout_cpu_isa_avx512_core);
+    EXPECT_NE(get_effective_cpu_isa(), relayout_cpu_isa_avx512_core_bf16);
+    if (has_avx512) {
+        EXPECT_EQ(get_effective_cpu_isa(), relayout_cpu_isa_avx512_core);
+        EXPECT_EQ(impl().rfind("jit:avx512_core:", 0), 0u) << impl();
+    }
+    set_max_cpu_isa(relayout_cpu_isa_avx2);
+    const relayout_cpu_isa_t eff = get_effective_cpu_isa();
+    EXPECT_TRUE(eff == relayout_cpu_isa_avx2 || eff == relayout_cpu_isa_none) << eff;
+    set_max_cpu_isa(relayout_cpu_isa_none);
+    EXPECT_EQ(get_effective_cpu_isa(), relayout_cpu_isa_none);
+}
+
 } // namespace

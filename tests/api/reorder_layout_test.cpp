@@ -400,7 +400,9 @@ TEST(ReorderAny, PreferredLayoutFollowsDataTypeAndIsa) {
     relayout::set_max_cpu_isa(relayout_cpu_isa_avx2);
     EXPECT_TRUE(tag_of(dt::f32) == memory::desc(dims, dt::f32, tag::nChw8c));
     relayout::set_max_cpu_isa(relayout_cpu_isa_default);
-    const bool avx512 = relayout::get_effective_cpu_isa() == relayout_cpu_isa_avx512_core;
+    const relayout_cpu_isa_t eff = relayout::get_effective_cpu_isa();
+    const bool avx512 =
+            eff == relayout_cpu_isa_avx512_core || eff == relayout_cpu_isa_avx512_core_bf16;
     EXPECT_TRUE(
             tag_of(dt::bf16) == memory::desc(dims, dt::bf16, avx512 ? tag::nChw16c : tag::nChw8c));
     // A concrete descriptor comes back unchanged.

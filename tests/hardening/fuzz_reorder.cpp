@@ -1,7 +1,8 @@
 // libFuzzer harness over the public C API: string tag parsing, descriptor
 // construction (dims / strides / blocking / submemory / reshape /
 // permute_axes), reorder primitive descriptor creation and execution of
-// small problems at every ISA cap (none = reference, avx2, avx512_core).
+// small problems at every ISA cap (none = reference, avx2, avx512_core,
+// avx512_core_bf16).
 //
 // Oracles: ASan/UBSan for the library's C++ code; guard pages around the
 // source and destination buffers for the JIT code (ASan cannot see accesses
@@ -382,7 +383,8 @@ void fuzz_reorder(reader_t &r) {
     std::vector<char> ref, got;
     std::string ref_dst, got_dst;
     const bool ref_ok = run_at(p, relayout_cpu_isa_none, src, flush_end, ref, ref_dst);
-    const relayout_cpu_isa_t caps[] = { relayout_cpu_isa_avx2, relayout_cpu_isa_avx512_core };
+    const relayout_cpu_isa_t caps[] = { relayout_cpu_isa_avx2, relayout_cpu_isa_avx512_core,
+        relayout_cpu_isa_avx512_core_bf16 };
     for (auto cap : caps) {
         relayout_set_max_cpu_isa(cap);
         if (relayout_get_effective_cpu_isa() != cap) continue; // not on this CPU

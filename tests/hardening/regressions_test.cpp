@@ -51,8 +51,8 @@ TEST(Regression, U8Blocked8ToF16StridedMatchesReferenceAtEveryIsa) {
     for (size_t i = 0; i < src.size(); ++i)
         src[i] = uint8_t(i * 37);
     std::vector<char> ref;
-    for (relayout_cpu_isa_t isa :
-            { relayout_cpu_isa_none, relayout_cpu_isa_avx2, relayout_cpu_isa_avx512_core }) {
+    for (relayout_cpu_isa_t isa : { relayout_cpu_isa_none, relayout_cpu_isa_avx2,
+                 relayout_cpu_isa_avx512_core, relayout_cpu_isa_avx512_core_bf16 }) {
         set_max_cpu_isa(isa);
         if (get_effective_cpu_isa() != isa) continue;
         std::vector<char> dst(dst_md.get_size(), 0x5a);

@@ -4,6 +4,8 @@
 // zero points and the sum post-op. Skips ISAs the CPU (or the cap) lacks.
 #include "jit_test_utils.hpp"
 
+#include <algorithm>
+
 #include "jit/x64/cpu_isa.hpp"
 #include "jit/x64/jit_generator.hpp"
 #include "jit/x64/jit_reorder_kernel.hpp"
@@ -285,6 +287,20 @@ std::vector<jit_case_t> cases_for(kernel_strategy_t strategy, int tile) {
     return cs;
 }
 
+// run_jit_case at `isa`, except that conversions to bf16 whose tiles run
+// the avx2 code (8 lanes or fewer), which avx512_core_bf16 declines and
+// avx512_core takes, run at avx512_core (`isa` then says so).
+::testing::AssertionResult run_jit_case_at(
+        const jit_case_t &c, cpu_isa_t &isa, std::string *name, uint32_t seed) {
+    ::testing::AssertionResult r = run_jit_case(c, isa, name, seed);
+    if (!r && isa == cpu_isa_t::avx512_core_bf16
+            && std::string(r.message()).find("the kernel runs avx2 code") != std::string::npos) {
+        isa = cpu_isa_t::avx512_core;
+        r = run_jit_case(c, isa, name, seed);
+    }
+    return r;
+}
+
 class jit_kernel_test_t : public ::testing::TestWithParam<kernel_entry_t> {};
 
 TEST_P(jit_kernel_test_t, MatchesReferenceBitExact) {
@@ -293,10 +309,15 @@ TEST_P(jit_kernel_test_t, MatchesReferenceBitExact) {
     const auto cs = cases_for(k.strategy, k.tile);
     int picked = 0, n = 0;
     const std::string want = std::string("jit:") + x64::isa2str(k.isa) + ":";
+    // avx512_core_bf16 takes the conversions to bf16 only (avx512_core the
+    // rest; the cases' bf16 -> bf16 ones are bit copies).
+    const bool bf16_only = k.isa == cpu_isa_t::avx512_core_bf16;
     for (const auto &c : cs) {
+        if (bf16_only && (c.ddt != relayout_bf16 || c.sdt == relayout_bf16)) continue;
         std::string name;
-        ASSERT_TRUE(run_jit_case(c, k.isa, &name, 1 + n)) << "case " << n;
-        EXPECT_EQ(name.rfind(want, 0), 0u) << name;
+        cpu_isa_t at = k.isa;
+        ASSERT_TRUE(run_jit_case_at(c, at, &name, 1 + n)) << "case " << n;
+        EXPECT_EQ(name.rfind(at == k.isa ? want : "jit:avx512_core:", 0), 0u) << name;
         if (name == want + strategy2str(k.strategy)) ++picked;
         ++n;
     }
@@ -805,6 +826,135 @@ x64::jit_reorder_desc_t desc_of(const jit_case_t &c, cpu_isa_t isa) {
     }
     x64::jit_reorder_desc_init(d, isa, p, kp);
     return d;
+}
+
+// One f32 bit pattern of every class the bf16 rounding tells apart: both
+// signs, every exponent (0: zero and denormals, 255: inf and NaN, quiet
+// and signalling, with payloads) x mantissas at and around the rounding
+// ties of the low 16 bits (below, at and above half, with an even and an
+// odd bit 16), the carries into the exponent (0x7fffff, 0x7f8000) and the
+// NaN quiet bit; then the same patterns shuffled, so that vectors mix
+// denormal lanes with others (bf16_convert's slow path for a lone lane).
+std::vector<uint32_t> f32_pattern_classes() {
+    const uint32_t mant[] = { 0, 1, 2, 0x7fff, 0x8000, 0x8001, 0xffff, 0x10000, 0x17fff, 0x18000,
+        0x18001, 0x1ffff, 0x3fffff, 0x400000, 0x400001, 0x408000, 0x7f7fff, 0x7f8000, 0x7fffff,
+        0x2a5a5a, 0x555555 };
+    std::vector<uint32_t> v;
+    for (uint32_t s = 0; s < 2; ++s)
+        for (uint32_t e = 0; e < 256; ++e)
+            for (uint32_t m : mant)
+                v.push_back(s << 31 | e << 23 | m);
+    std::vector<uint32_t> mixed = v;
+    std::shuffle(mixed.begin(), mixed.end(), std::mt19937(7));
+    v.insert(v.end(), mixed.begin(), mixed.end());
+    return v;
+}
+
+// The cap orders the levels explicitly (the public values do not: all = 4,
+// avx512_core_bf16 = 5): avx512_core leaves the bf16 level out, all and
+// default let every level in, an unknown value none but the reference.
+TEST(jit_reorder, Bf16LevelCapOrder) {
+    using x64::cap_allows;
+    const cpu_isa_t levels[] = { cpu_isa_t::none, cpu_isa_t::avx2, cpu_isa_t::avx512_core,
+        cpu_isa_t::avx512_core_bf16 };
+    const relayout_cpu_isa_t caps[] = { relayout_cpu_isa_none, relayout_cpu_isa_avx2,
+        relayout_cpu_isa_avx512_core, relayout_cpu_isa_avx512_core_bf16 };
+    for (int c = 0; c < 4; ++c)
+        for (int l = 0; l < 4; ++l)
+            EXPECT_EQ(cap_allows(caps[c], levels[l]), l <= c) << c << " " << l;
+    for (relayout_cpu_isa_t cap : { relayout_cpu_isa_all, relayout_cpu_isa_default })
+        for (cpu_isa_t l : levels)
+            EXPECT_TRUE(cap_allows(cap, l)) << x64::isa2str(l);
+    EXPECT_FALSE(cap_allows(relayout_cpu_isa_avx512_core, cpu_isa_t::avx512_core_bf16));
+    EXPECT_TRUE(cap_allows(relayout_cpu_isa_all, cpu_isa_t::avx512_core_bf16));
+    EXPECT_TRUE(cap_allows(static_cast<relayout_cpu_isa_t>(99), cpu_isa_t::none));
+    EXPECT_FALSE(cap_allows(static_cast<relayout_cpu_isa_t>(99), cpu_isa_t::avx2));
+}
+
+// Conversions to bf16 at every ISA level the machine has, on every class
+// of f32 pattern (f32_pattern_classes), bit-exact: avx512_core_bf16
+// rounds with vcvtne(2)ps2bf16 and takes the integer rounding for vectors
+// with denormal lanes (which the instructions flush). Each path that
+// narrows to bf16: the copy (vectors, tails), streamed (whole lines, two
+// vectors per vcvtne2ps2bf16), short copies of one vector per position
+// (nhwc -> nChw16c), the 16 x 16 tiles, the A pairs and the narrow rows
+// (word pairs), interleaves and the scalar strategy; with scales, zero
+// points and the sum; bf16 -> bf16 with a scale (a conversion).
+TEST(jit_reorder, Bf16EveryPatternClass) {
+    const std::vector<uint32_t> bits = f32_pattern_classes();
+    const dim_t nbits = (dim_t)bits.size();
+    struct shape_t {
+        jit_case_t c;
+        bool x_attrs; // also with scales, zero points and the sum
+    };
+    std::vector<shape_t> shapes;
+    auto add = [&](jit_case_t c, bool x) { shapes.push_back({ c, x }); };
+    add(jit_case_t::of({ nbits + 7 }, relayout_f32, relayout_bf16, "a", "a"), true);
+    add(jit_case_t::of({ 2, 48, 4, 8 }, relayout_f32, relayout_bf16, "nhwc", "nChw16c"), true);
+    add(jit_case_t::of({ 2, 37, 5, 7 }, relayout_f32, relayout_bf16, "nchw", "nChw16c"), true);
+    add(jit_case_t::of({ 2, 48, 8, 8 }, relayout_f32, relayout_bf16, "nchw", "nChw16c"), true);
+    add(jit_case_t::of({ 1, 70, 33, 3 }, relayout_f32, relayout_bf16, "nchw", "nhwc"), true);
+    add(jit_case_t::of({ 1, 33, 8, 8 }, relayout_f32, relayout_bf16, "nhwc", "nchw"), false);
+    add(jit_case_t::of({ 33, 32, 3, 3 }, relayout_f32, relayout_bf16, "oihw", "OIhw8i16o2i"), true);
+    add(jit_case_t::of({ 17, 35, 3, 3 }, relayout_f32, relayout_bf16, "oihw", "OIhw16i16o"), false);
+    {
+        jit_case_t c = jit_case_t::of({ 9, 17 }, relayout_f32, relayout_bf16, "", "");
+        c.sstrides = { 2 * 17 + 1, 2 };
+        c.dstrides = { 2, 2 * 9 + 3 };
+        add(c, true);
+    }
+    // Streamed (48 MiB and more): the copy's whole lines, the A pairs.
+    add(jit_case_t::of({ 3, 1 << 22 }, relayout_f32, relayout_bf16, "ab", "ab"), false);
+    add(jit_case_t::of({ 2, 256, 128, 128 }, relayout_f32, relayout_bf16, "nchw", "nChw16c"),
+            false);
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core_bf16, cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (const shape_t &sh : shapes)
+            for (int variant = 0; variant < (sh.x_attrs ? 5 : 1); ++variant)
+                for (data_type_t sdt : { relayout_f32, relayout_bf16 }) {
+                    jit_case_t c = sh.c;
+                    c.src_bits = bits;
+                    c.sdt = sdt;
+                    if (variant == 1) c.src_scale_mask = 0;
+                    if (variant == 2) c.dst_scale_mask = 1 << ((int)c.dims.size() > 1 ? 1 : 0);
+                    if (variant == 3) c.src_zp = 3, c.dst_zp = -2;
+                    if (variant == 4) c.beta = 0.5f;
+                    // (bf16 -> bf16 without a value attribute: a bit copy;
+                    // scales along dim 0: not all 1)
+                    if (sdt == relayout_bf16 && c.src_scale_mask < 0 && c.dst_scale_mask < 0
+                            && c.src_zp == 0 && c.beta == 0.f)
+                        c.src_scale_mask = 1;
+                    std::string name;
+                    cpu_isa_t at = isa;
+                    EXPECT_TRUE(run_jit_case_at(c, at, &name, ++n)) << x64::isa2str(isa);
+                    const std::string want = std::string("jit:") + x64::isa2str(at) + ":";
+                    EXPECT_EQ(name.rfind(want, 0), 0u) << name << " " << c.str();
+                }
+        if (isa != cpu_isa_t::avx512_core_bf16) continue;
+        // The desc takes the instructions at this level only, for value
+        // conversions to bf16 on AVX-512 code; the paths above are taken.
+        for (const shape_t &sh : shapes) {
+            EXPECT_TRUE(desc_of(sh.c, isa).bf16_ne) << sh.c.str();
+            EXPECT_FALSE(desc_of(sh.c, cpu_isa_t::avx512_core).bf16_ne) << sh.c.str();
+        }
+        EXPECT_TRUE(desc_of(shapes[1].c, isa).short_unroll > 1);
+        EXPECT_TRUE(desc_of(shapes[3].c, isa).pair_a);
+        EXPECT_TRUE(desc_of(shapes[4].c, isa).narrow_rows);
+        EXPECT_TRUE(desc_of(shapes[9].c, isa).nt);
+        jit_case_t c = shapes[0].c;
+        c.ddt = relayout_f16;
+        EXPECT_FALSE(desc_of(c, isa).bf16_ne);
+        c.sdt = c.ddt = relayout_bf16;
+        EXPECT_FALSE(desc_of(c, isa).bf16_ne); // a bit copy
+        std::string name;
+        plan_t p;
+        ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
+        EXPECT_NE(x64::jit_reorder_accept(p, isa, name), status_t::success);
+        c.sdt = c.ddt = relayout_f32;
+        ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
+        EXPECT_NE(x64::jit_reorder_accept(p, isa, name), status_t::success);
+    }
 }
 
 // Transposes whose A has fewer than 8 rows (2x2 and 1x3 weights to

@@ -38,6 +38,9 @@ struct jit_case_t {
     float scale_adjust = 1.f;
     // Scales end flush against a PROT_NONE page: a read past them faults.
     bool guard_scales = false;
+    // f32 / bf16 srcs: these f32 bit patterns (bf16: their high halves),
+    // cycled over the src buffer, instead of random values.
+    std::vector<uint32_t> src_bits;
 
     // A case of `dims` from `stag` to `dtag`.
     static jit_case_t of(const std::vector<dim_t> &dims, data_type_t sdt, data_type_t ddt,
@@ -228,6 +231,16 @@ inline ::testing::AssertionResult run_jit_case(const jit_case_t &c, x64::cpu_isa
     const size_t ssize = md_size(smd), dsize = md_size(dmd);
     std::vector<uint8_t> sbuf(ssize + 2 * guard);
     fill_random(c.sdt, sbuf.data(), sbuf.size() / data_type_size(c.sdt), rng);
+    if (!c.src_bits.empty() && (c.sdt == relayout_f32 || c.sdt == relayout_bf16)) {
+        const size_t n = sbuf.size() / data_type_size(c.sdt);
+        for (size_t i = 0; i < n; ++i) {
+            const uint32_t b = c.src_bits[i % c.src_bits.size()];
+            if (c.sdt == relayout_f32)
+                std::memcpy(sbuf.data() + 4 * i, &b, 4);
+            else
+                reinterpret_cast<uint16_t *>(sbuf.data())[i] = uint16_t(b >> 16);
+        }
+    }
     // The dst starts 64-byte aligned (as library allocations do), so that
     // the aligned-only paths (non-temporal stores) run too.
     std::vector<uint8_t> init(dsize + 2 * guard);
