@@ -383,22 +383,10 @@ private:
             // Round to nearest even in integers; NaN keeps its top bits,
             // quieted. (vcvtneps2bf16 flushes denormals: bf16_convert.)
             const Xmm t0 = tmp(2), t1 = tmp(3);
-            vpsrld(t0, v, 16);
             if (z_ && !xmm_mode_) {
-                // The NaN case merged before the shift (as word_pair does):
-                // t = v + 0x7fff + bit 16 of v, NaN lanes v | quiet bit;
-                // 7 instructions instead of 10. f32 -> bf16 copies are
-                // bound by them (without the conversion at a copy's
-                // speed): 16x256x64x64 with a scale, % of a streaming
-                // copy, medians of 7 interleaved, single-thread 76 -> 85,
-                // two processes at once 71 -> 78.
-                with_cst(c_one_, [&](const Operand &c) { vpandd(t0, t0, c); });
-                with_cst(c_7fff_, [&](const Operand &c) { vpaddd(t0, t0, c); });
-                vpaddd(t0, t0, v);
-                vcmpps(k4, v, v, 3); // unordered: NaN
-                with_cst(c_qnan_, [&](const Operand &c) { vpord(t0 | k4, v, c); });
-                vpsrld(v, t0, 16);
+                bf16_round_int(t0, v, v);
             } else {
+                vpsrld(t0, v, 16);
                 with_cst(c_one_, [&](const Operand &c) { vpand(t0, t0, c); });
                 with_cst(c_7fff_, [&](const Operand &c) { vpaddd(t0, t0, c); });
                 vpaddd(t0, t0, v);
@@ -647,7 +635,7 @@ private:
     // emitted after the postamble; each piece jumps back.
     std::vector<std::function<void()>> cold_;
     std::deque<Label> cold_labels_; // (stable addresses: the pieces jump back to them)
-    void bf16_round_int(const Xmm &t, const Xmm &v);
+    void bf16_round_int(const Xmm &t, const Xmm &v, const Xmm &out);
     void bf16_convert(const Xmm &to, const Xmm &v, const Xmm &scratch);
     void bf16_convert2(const Zmm &to, const Zmm &hi, const Zmm &lo, const Zmm &scratch);
     void dst_stage_begin();
@@ -1326,15 +1314,23 @@ void reorder_gen_t::ymm_copy_lines(int e0) {
 // ARCHITECTURE §11). A vector with a denormal lane (vfpclassps 0x20)
 // jumps out of line to the integer rounding of finalize_lanes and back.
 
-// t = the bf16 bits of v's lanes, in their low words (t != v).
-void reorder_gen_t::bf16_round_int(const Xmm &t, const Xmm &v) {
+// out = the bf16 bits of v's lanes, in their low words (AVX-512; t a
+// temporary, not v; out may be t or v): round to nearest even in
+// integers, the NaN case merged before the shift (as word_pair does): t =
+// v + 0x7fff + bit 16 of v, NaN lanes v | quiet bit. 7 instructions
+// instead of 10: f32 -> bf16 copies are bound by them (without the
+// conversion at a copy's speed): 16x256x64x64 with a scale, % of a
+// streaming copy, medians of 7 interleaved, single-thread 76 -> 85, two
+// processes at once 71 -> 78. finalize_lanes' bf16 and bf16_convert's
+// vectors with denormal lanes.
+void reorder_gen_t::bf16_round_int(const Xmm &t, const Xmm &v, const Xmm &out) {
     vpsrld(t, v, 16);
-    vpandd(t, t, cst(c_one_));
-    vpaddd(t, t, cst(c_7fff_));
+    with_cst(c_one_, [&](const Operand &c) { vpandd(t, t, c); });
+    with_cst(c_7fff_, [&](const Operand &c) { vpaddd(t, t, c); });
     vpaddd(t, t, v);
     vcmpps(k4, v, v, 3); // unordered: NaN
-    vpord(t | k4, v, cst(c_qnan_));
-    vpsrld(t, t, 16);
+    with_cst(c_qnan_, [&](const Operand &c) { vpord(t | k4, v, c); });
+    vpsrld(out, t, 16);
 }
 
 // `to` (a ymm for a zmm v, an xmm for an xmm) = v's f32 lanes as bf16.
@@ -1351,7 +1347,7 @@ void reorder_gen_t::bf16_convert(const Xmm &to, const Xmm &v, const Xmm &scratch
     L(back);
     cold_.push_back([this, &cold, &back, to, v, scratch] {
         L(cold);
-        bf16_round_int(scratch, v);
+        bf16_round_int(scratch, v, scratch);
         vpmovdw(to, scratch);
         jmp(back, T_NEAR);
     });
@@ -1372,9 +1368,9 @@ void reorder_gen_t::bf16_convert2(const Zmm &to, const Zmm &hi, const Zmm &lo, c
     L(back);
     cold_.push_back([this, &cold, &back, to, hi, lo, scratch] {
         L(cold);
-        bf16_round_int(scratch, lo);
+        bf16_round_int(scratch, lo, scratch);
         vpmovdw(Ymm(lo.getIdx()), scratch);
-        bf16_round_int(scratch, hi);
+        bf16_round_int(scratch, hi, scratch);
         vpmovdw(Ymm(scratch.getIdx()), scratch);
         vinserti64x4(to, lo, Ymm(scratch.getIdx()), 1);
         jmp(back, T_NEAR);
