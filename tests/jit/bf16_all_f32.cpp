@@ -18,9 +18,19 @@ int main(int argc, char **argv) {
     using namespace relayout;
     const std::string level = argc > 1 ? argv[1] : "default";
     relayout_cpu_isa_t cap = relayout_cpu_isa_default;
-    if (level == "avx512_core_bf16") cap = relayout_cpu_isa_avx512_core_bf16;
-    if (level == "avx512_core") cap = relayout_cpu_isa_avx512_core;
-    if (level == "avx2") cap = relayout_cpu_isa_avx2;
+    if (level == "avx512_core_bf16")
+        cap = relayout_cpu_isa_avx512_core_bf16;
+    else if (level == "avx512_core")
+        cap = relayout_cpu_isa_avx512_core;
+    else if (level == "avx2")
+        cap = relayout_cpu_isa_avx2;
+    else if (level != "default") {
+        std::fprintf(stderr,
+                "bf16_all_f32: unknown ISA level '%s' (avx512_core_bf16, avx512_core, avx2 or "
+                "default)\n",
+                level.c_str());
+        return 2;
+    }
     const memory::dim n = memory::dim(1) << 26; // patterns per chunk
     engine eng(engine::kind::cpu, 0);
     stream strm(eng);

@@ -1973,6 +1973,10 @@ TEST(jit_reorder, Compensation) {
 // edges would be a large part (B of 37 lanes); bit-exact with partial
 // groups (A = 100: 64 + 2 tiles + the last moved back),
 // partial B tiles, odd strides, padded blocks and folded lanes (4i16o4i).
+// Not where the dst pitch packs a group's rows into few L1 sets (more
+// than 16 per set): s8 rows of 4 KiB (64 rows in one set) go to the 8x8
+// dword tiles; 1 KiB (16 rows per set), 576 B and 256 B stay, as do bf16
+// rows of any pitch.
 TEST(jit_reorder, YmmSmallTiles) {
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
@@ -1995,32 +1999,18 @@ TEST(jit_reorder, YmmSmallTiles) {
             EXPECT_TRUE(run_jit_case(c, isa));
             c = jit_case_t::of({ 64, 48, 3, 3 }, dt, dt, "oihw", "OIhw4i16o4i");
             EXPECT_TRUE(run_jit_case(c, isa));
+            for (dim_t hw : { 64, 32, 24, 16 }) {
+                c = jit_case_t::of({ 1, 40, hw, hw }, dt, dt, "nhwc", "nchw");
+                const bool aliasing = hw == 64 && e == 1;
+                EXPECT_EQ(desc_of(c, isa).ymm_small, y && !aliasing ? e : 0) << c.str();
+                EXPECT_TRUE(run_jit_case(c, isa));
+            }
         }
         jit_case_t c = jit_case_t::of({ 300, 100 }, relayout_f32, relayout_f32, "ab", "ba");
         EXPECT_EQ(desc_of(c, isa).ymm_small, 0) << c.str();
         c = jit_case_t::of({ 64, 48, 3, 3 }, relayout_s8, relayout_s8, "oihw", "OIhw4i16o4i");
         c.set_comp(relayout_extra_flag_compensation_conv_s8s8, 1);
         EXPECT_TRUE(run_jit_case(c, isa));
-    }
-}
-
-// ... not where the dst pitch packs a group's rows into few L1 sets (more
-// than 16 per set): u8 rows of 4 KiB (64 rows in one set)
-// go to the 8x8 dword tiles; 1 KiB (16 rows per set), 576 B and 256 B
-// stay, as do bf16 rows of any pitch. Bit-exact either way.
-TEST(jit_reorder, YmmSmallTilesAliasingPitch) {
-    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
-        if (!x64::isa_allowed(isa)) continue;
-        const bool y = isa == cpu_isa_t::avx2;
-        for (data_type_t dt : { relayout_u8, relayout_bf16 }) {
-            const int e = (int)data_type_size(dt);
-            for (dim_t hw : { 64, 32, 24, 16 }) {
-                jit_case_t c = jit_case_t::of({ 1, 40, hw, hw }, dt, dt, "nhwc", "nchw");
-                const bool aliasing = hw == 64 && e == 1;
-                EXPECT_EQ(desc_of(c, isa).ymm_small, y && !aliasing ? e : 0) << c.str();
-                EXPECT_TRUE(run_jit_case(c, isa));
-            }
-        }
     }
 }
 
