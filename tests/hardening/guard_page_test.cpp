@@ -404,6 +404,17 @@ std::vector<problem_t> problems() {
             [] {
                 return memory::desc({ 1024, 528, 4, 4 }, dt::f32, tag::oihw);
             });
+    // 16o16i weights to plain (3x3, streamed): the tiles' rows packed
+    // through the stack (jit_packed_rows), each tile's dst 9 whole lines,
+    // the last one flush against the dst's guard page; padded I: edge tiles.
+    add(
+            "OIhw16o16i_to_oihw_packed_rows",
+            [] {
+                return memory::desc({ 1024, 1000, 3, 3 }, dt::f32, "ABcd16a16b");
+            },
+            [] {
+                return memory::desc({ 1024, 1000, 3, 3 }, dt::f32, tag::oihw);
+            });
     // A shorter than a tile on AVX-512 (jit_a_rows_unmasked): full tiles
     // load their src rows unmasked where the vector ends within the tile's
     // src; the last full tile ends flush against the src's guard page (O
