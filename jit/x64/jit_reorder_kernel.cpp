@@ -4976,7 +4976,10 @@ bool jit_packed_rows(const jit_reorder_desc_t &d) {
     if (data_type_size(d.sdt) != 4 || data_type_size(d.ddt) != 4) return false;
     if (d.flat_a || d.flat_b || d.dst_stage_row || d.f32_lines || d.few_b || d.b_outer)
         return false;
-    return d.nt && d.n[0] >= 16 && d.n[1] >= 8 && d.n[1] < 16 && d.os[0] == d.n[1] && d.os[1] == 1;
+    // (Streamed kernels only: the gain is whole lines not read for
+    // ownership. B of 8 runs on the 8x8 ymm tiles, whose adjacent rows are
+    // whole streamed lines already.)
+    return d.nt && d.n[0] >= 16 && d.n[1] > 8 && d.n[1] < 16 && d.os[0] == d.n[1] && d.os[1] == 1;
 }
 
 // An sfence at the end of each call waits for the call's streaming stores
