@@ -4523,7 +4523,8 @@ bool half_a_tile(const jit_reorder_desc_t &d) {
 // OIhw8i8o -> oihw 3x3: A = 8 o, B = 9 hw. As 8x8 tiles every A position
 // took a second, one-lane edge tile through the stack, element by element;
 // on the zmm tiles of 8 rows (k5) and 9 lanes (k6) it is one full tile.
-// 4-byte types, B of 9 to 15 lanes (3x3, 2x5, 3x5 filters). Single
+// 4-byte bit copies (as measured; f32 <-> s32 conversions keep the 8x8
+// tiles), B of 9 to 15 lanes (3x3, 2x5, 3x5 filters). Single
 // thread, x oneDNN, medians of 3 interleaved (reorder_bench, busy):
 // 1024x1024x3x3 0.88 -> 1.07, 512x512x3x3 1.01 -> 1.19, 256x128x3x3
 // 0.95 -> 2.21, 1024x1024x2x5 0.51 -> 1.07. Knob RELAYOUT_JIT_SHORT_B_ZMM=0:
@@ -4531,8 +4532,8 @@ bool half_a_tile(const jit_reorder_desc_t &d) {
 bool short_b_zmm(const jit_reorder_desc_t &d) {
     static const bool on = getenv_int("RELAYOUT_JIT_SHORT_B_ZMM", 1) != 0; // experiment knob
     return on && d.isa == cpu_isa_t::avx512_core && d.strategy == kernel_strategy_t::transpose
-           && d.n[0] == 8 && d.in_n == 1 && d.n[1] > 8 && d.n[1] < 16 && data_type_size(d.sdt) == 4
-           && data_type_size(d.ddt) == 4;
+           && d.n[0] == 8 && d.in_n == 1 && d.n[1] > 8 && d.n[1] < 16 && d.bit_copy
+           && data_type_size(d.sdt) == 4;
 }
 
 // AVX2 transpose tiles stream only when their 8 rows of 8 f32 are adjacent
