@@ -3191,21 +3191,31 @@ void reorder_gen_t::gen_transpose() {
         comp_zero();
         // (flat_b: the edge calls' tiles step by the folded loop, not
         // whole lines.)
+        if (d_.packed_rows) {
+            // The rows in order, each overwriting the dead lanes of the one
+            // before it; the run back as whole lines.
+            for (int a = 0; a < TA; ++a)
+                vmovups(ptr[rsp + buf_stage + a * osA], Zmm(a));
+            for (int l = 0; l < TB; ++l)
+                vmovups(Zmm(l), ptr[rsp + buf_stage + l * 64]);
+            store_row_lines(1, TB * 64, d_.nt, [&](int, int c) { return Zmm(c / 64); });
+        }
         const bool nt = d_.nt && !d_.dst_stage_row && !d_.flat_b && TB == T && dsz_ == 4
                         && (z_ ? osA % 64 == 0 : osA == 4 * T);
-        stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
-            for (int a = 0; a < TA; ++a) {
-                if (value_path())
-                    compute(a, lane_src_t{ ptr[rdx + a * osA], ptr[rsi + a * ssA],
-                                       ptr[rdi + a * dsA], stream ? nullptr : kb });
-                if (stream) {
-                    vmovntps(ptr[rdx + a * osA], vr(a));
-                } else {
-                    comp_add_tile_row(a);
-                    store_lanes(a, ptr[rdx + a * osA], kb);
+        if (!d_.packed_rows)
+            stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
+                for (int a = 0; a < TA; ++a) {
+                    if (value_path())
+                        compute(a, lane_src_t{ ptr[rdx + a * osA], ptr[rsi + a * ssA],
+                                           ptr[rdi + a * dsA], stream ? nullptr : kb });
+                    if (stream) {
+                        vmovntps(ptr[rdx + a * osA], vr(a));
+                    } else {
+                        comp_add_tile_row(a);
+                        store_lanes(a, ptr[rdx + a * osA], kb);
+                    }
                 }
-            }
-        });
+            });
         comp_flush();
     }
     jmp(lnext, T_NEAR);
@@ -4299,6 +4309,8 @@ void reorder_gen_t::generate() {
     if (d_.flat_bytes)
         frame = std::max(frame, buf_stage + (int)(16 * flat_stage_row(d_.flat_bytes)));
     if (d_.ymm_narrow) frame = std::max(frame, buf_stage + 8 * 32); // the first half lines
+    if (d_.packed_rows)
+        frame = std::max(frame, buf_stage + 17 * 64); // 16 rows, the last one's dead lanes
     preamble(frame);
     mov(r8, ptr[rdi + offsetof(jit_call_args_t, src)]);
     mov(r9, ptr[rdi + offsetof(jit_call_args_t, dst)]);
@@ -4506,6 +4518,22 @@ bool half_a_tile(const jit_reorder_desc_t &d) {
     return d.isa == cpu_isa_t::avx512_core && d.strategy == kernel_strategy_t::transpose
            && d.n[0] == 8 && d.in_n == 1 && d.n[1] >= 16 && d.nt && data_type_size(d.ddt) == 4
            && d.os[0] * 4 % 64 == 0;
+}
+
+// OIhw8i8o -> oihw 3x3: A = 8 o, B = 9 hw. As 8x8 tiles every A position
+// took a second, one-lane edge tile through the stack, element by element;
+// on the zmm tiles of 8 rows (k5) and 9 lanes (k6) it is one full tile.
+// 4-byte bit copies (as measured; f32 <-> s32 conversions keep the 8x8
+// tiles), B of 9 to 15 lanes (3x3, 2x5, 3x5 filters). Single
+// thread, x oneDNN, medians of 3 interleaved (reorder_bench, busy):
+// 1024x1024x3x3 0.88 -> 1.07, 512x512x3x3 1.01 -> 1.19, 256x128x3x3
+// 0.95 -> 2.21, 1024x1024x2x5 0.51 -> 1.07. Knob RELAYOUT_JIT_SHORT_B_ZMM=0:
+// off.
+bool short_b_zmm(const jit_reorder_desc_t &d) {
+    static const bool on = getenv_int("RELAYOUT_JIT_SHORT_B_ZMM", 1) != 0; // experiment knob
+    return on && d.isa == cpu_isa_t::avx512_core && d.strategy == kernel_strategy_t::transpose
+           && d.n[0] == 8 && d.in_n == 1 && d.n[1] > 8 && d.n[1] < 16 && d.bit_copy
+           && data_type_size(d.sdt) == 4;
 }
 
 // AVX2 transpose tiles stream only when their 8 rows of 8 f32 are adjacent
@@ -4925,6 +4953,34 @@ bool jit_a_rows_unmasked(const jit_reorder_desc_t &d) {
     return on && d.isa == cpu_isa_t::avx512_core && d.n[0] < 16 && 2 * d.n[0] != 16
            && (d.strategy == kernel_strategy_t::transpose
                    || d.strategy == kernel_strategy_t::interleave);
+}
+
+// OIhw16o16i -> oihw 3x3: A = 16 i (src stride 1, dst stride 9), B = 9
+// hw (src rows 1 KiB apart, dst stride 1): the dst rows of a tile are
+// adjacent, its 16 x 9 elements one dense run of 9 lines. The full tiles
+// stored 16 masked rows of 9 lanes, cached (each dst line read for
+// ownership); packed, the rows go to a stack buffer unmasked, in order
+// (each row's dead lanes overwritten by the next row), and the run to
+// the dst as 9 whole lines, streamed when large.
+// The planner's loop of a transpose continuing A's src run baked
+// innermost (kernel_plan_params_t::a_run_loop).
+bool jit_a_run_loop() {
+    static const bool on = getenv_int("RELAYOUT_JIT_A_RUN_LOOP", 1) != 0; // experiment knob
+    return on;
+}
+
+bool jit_packed_rows(const jit_reorder_desc_t &d) {
+    static const bool on = getenv_int("RELAYOUT_JIT_PACKED_ROWS", 1) != 0; // experiment knob
+    if (!on || d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose)
+        return false;
+    if (!d.bit_copy || d.byte_tile || d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return false;
+    if (data_type_size(d.sdt) != 4 || data_type_size(d.ddt) != 4) return false;
+    if (d.flat_a || d.flat_b || d.dst_stage_row || d.f32_lines || d.few_b || d.b_outer)
+        return false;
+    // (Streamed kernels only: the gain is whole lines not read for
+    // ownership. B of 8 runs on the 8x8 ymm tiles, whose adjacent rows are
+    // whole streamed lines already.)
+    return d.nt && d.n[0] >= 16 && d.n[1] > 8 && d.n[1] < 16 && d.os[0] == d.n[1] && d.os[1] == 1;
 }
 
 // An sfence at the end of each call waits for the call's streaming stores
@@ -5629,7 +5685,7 @@ void jit_reorder_desc_init(
             && (kp.strategy == kernel_strategy_t::transpose
                     || kp.strategy == kernel_strategy_t::interleave)
             && (d.n[1] * d.in_n <= 8 || (d.n[0] <= 8 && d.in_n == 1)) && !half_a_tile(d) && !short_a
-            && !jit_few_b_tiles(d))
+            && !short_b_zmm(d) && !jit_few_b_tiles(d))
         d.isa = cpu_isa_t::avx2;
     d.few_b = jit_few_b_tiles(d);
     // Streaming stores only as whole 64-byte lines: zmm, or ymm pairs that
@@ -5736,6 +5792,7 @@ void jit_reorder_desc_init(
     d.a_rows_unmasked = jit_a_rows_unmasked(d);
     d.bf16_ne =
             bf16_isa && d.isa == cpu_isa_t::avx512_core && !d.bit_copy && d.ddt == relayout_bf16;
+    d.packed_rows = jit_packed_rows(d);
 }
 
 status_t jit_reorder_desc_check(const jit_reorder_desc_t &d) {

@@ -166,6 +166,12 @@ struct jit_reorder_desc_t {
     // tile's own src, up to the end of its farthest row (see
     // jit_a_rows_unmasked).
     bool a_rows_unmasked;
+    // AVX-512 4-byte tiles of 16 A rows whose dst rows are adjacent
+    // (os[0] = n[1] < 16: OIhw16o16i -> oihw 3x3, 16 i x 9 hw per o): a
+    // full tile's dst is one dense run of n[1] whole lines, its rows packed
+    // through a stack buffer and stored as lines (streamed when large)
+    // instead of 16 masked rows. See jit_packed_rows.
+    bool packed_rows;
     // Streamed kernels whose calls end without an sfence: the driver
     // fences once per thread, after its last call (see jit_fence_in_driver).
     bool fence_in_driver;
@@ -312,6 +318,13 @@ bool jit_quad_loads(const jit_reorder_desc_t &d);
 // shorter than a tile and not half of it (half: ymm loads). Knob
 // RELAYOUT_JIT_A_ROWS_UNMASKED=0: off.
 bool jit_a_rows_unmasked(const jit_reorder_desc_t &d);
+
+// desc.packed_rows (see there). Knob RELAYOUT_JIT_PACKED_ROWS=0: off.
+bool jit_packed_rows(const jit_reorder_desc_t &d);
+
+// kernel_plan_params_t::a_run_loop (see kernel_plan_create). Knob
+// RELAYOUT_JIT_A_RUN_LOOP=0: off.
+bool jit_a_run_loop();
 
 // desc.fence_in_driver: streamed kernels of the quad-loading flattened
 // tiles (desc.quad_ld), whose calls are short (2048x2048x3x3 to oihw: 18

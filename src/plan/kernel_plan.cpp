@@ -1,6 +1,7 @@
 #include "plan/kernel_plan.hpp"
 
 #include <algorithm>
+#include <cstddef>
 
 namespace relayout {
 namespace impl {
@@ -234,6 +235,25 @@ status_t kernel_plan_create(
         }
         mk.total = mk.n;
         mk.n = blk[m];
+    }
+
+    // A loop continuing A's src run (OIhw16o16i -> oihw: the o loop of src
+    // stride 16 over A = 16 i) baked innermost when the plan order put
+    // another one there (the I blocks, of src stride 2304): a call then
+    // reads one dense src block instead of a line per 1 KiB.
+    if (params.a_run_loop && kp.strategy == kernel_strategy_t::transpose && rest.size() >= 2
+            && kp.micro[0].is == 1 && kp.micro[0].n == kp.micro[0].total
+            && rest.back().is > kp.micro[0].n) {
+        const dim_t run = kp.micro[0].n, work0 = kp.micro[0].n * kp.micro[1].n;
+        for (size_t j = 0; j + 1 < rest.size(); ++j) {
+            const kloop_t l = rest[j];
+            if (l.tab >= 0 || l.split_of >= 0 || l.is != run || (l.dim >= 0 && p.check[l.dim])
+                    || work0 * l.n > params.bake_limit)
+                continue;
+            rest.erase(rest.begin() + (std::ptrdiff_t)j);
+            rest.push_back(l);
+            break;
+        }
     }
 
     dim_t work = 1;

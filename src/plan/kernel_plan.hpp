@@ -65,6 +65,7 @@ struct kernel_plan_params_t {
     dim_t min_call = 2048;           // below: a loop too long to bake is split
     int max_loops = 3;               // baked loops
     dim_t min_driver = 16;           // iterations the driver keeps for threading
+    bool a_run_loop = false;         // transposes: the loop continuing A's src run baked innermost
     size_t serial_bytes = 96 * 1024; // below: run on the calling thread
 };
 

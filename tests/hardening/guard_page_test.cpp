@@ -404,6 +404,27 @@ std::vector<problem_t> problems() {
             [] {
                 return memory::desc({ 1024, 528, 4, 4 }, dt::f32, tag::oihw);
             });
+    // 16o16i weights to plain (3x3, streamed): the tiles' rows packed
+    // through the stack (jit_packed_rows), each tile's dst 9 whole lines,
+    // the last one flush against the dst's guard page; padded O: the last
+    // o block's calls shorter. (A padded I of a 3x3 is not streamed, so
+    // not packed: the edge tiles on a 2x5, 1000 x 10 f32 per o.)
+    add(
+            "OIhw16o16i_to_oihw_packed_rows",
+            [] {
+                return memory::desc({ 1000, 1024, 3, 3 }, dt::f32, "ABcd16a16b");
+            },
+            [] {
+                return memory::desc({ 1000, 1024, 3, 3 }, dt::f32, tag::oihw);
+            });
+    add(
+            "OIhw16o16i_to_oihw_packed_rows_edge",
+            [] {
+                return memory::desc({ 1024, 1000, 2, 5 }, dt::f32, "ABcd16a16b");
+            },
+            [] {
+                return memory::desc({ 1024, 1000, 2, 5 }, dt::f32, tag::oihw);
+            });
     // A shorter than a tile on AVX-512 (jit_a_rows_unmasked): full tiles
     // load their src rows unmasked where the vector ends within the tile's
     // src; the last full tile ends flush against the src's guard page (O

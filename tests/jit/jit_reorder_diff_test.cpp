@@ -1437,6 +1437,91 @@ void check_flat_b_whole_tiles(cpu_isa_t isa) {
     EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
 }
 
+// 16o16i blocked weights to plain with a B of 9 to 15 lanes (3x3, 2x5,
+// 3x5): the o loop continues A's src run and is baked innermost
+// (kernel_plan_params_t::a_run_loop, AVX-512), and on AVX-512 the full
+// tiles' 16 rows, adjacent in the dst, are packed through the stack and
+// stored as whole streamed lines (desc.packed_rows; streamed kernels
+// only). Bit-exact streamed and cached, with edge tiles (padded I, padded
+// O), odd dst strides (cached: not packed), groups, B of 8 and 4 (not
+// packed), and with the value path (a src scale: not packed).
+TEST(jit_reorder, PackedRows) {
+    struct packed_case_t {
+        std::vector<dim_t> dims;
+        const char *stag;
+        bool packed; // on AVX-512
+    };
+    const packed_case_t cases[] = { { { 1024, 768, 3, 3 }, "ABcd16a16b", true },
+        // Padded I of a 3x3: the o loop's dst step (760 x 9 f32) is not
+        // whole lines, so the kernel is cached (d.nt off): not packed.
+        { { 1024, 760, 3, 3 }, "ABcd16a16b", false },
+        // Padded I whose o rows stay whole lines (1000 x 10 f32): packed
+        // full tiles, then edge tiles.
+        { { 1024, 1000, 2, 5 }, "ABcd16a16b", true },
+        { { 1000, 768, 3, 3 }, "ABcd16a16b", true }, // padded O
+        { { 1024, 1024, 2, 5 }, "ABcd16a16b", true }, { { 528, 1024, 3, 5 }, "ABcd16a16b", true },
+        { { 4, 512, 512, 3, 3 }, "aBCde16b16c", true }, // groups
+        // B of 8: the 8x8 ymm tiles (rows adjacent: whole streamed
+        // lines already), not zmm tiles: not packed.
+        { { 1024, 1024, 2, 4 }, "ABcd16a16b", false },
+        { { 2048, 1024, 2, 2 }, "ABcd16a16b", false }, // B of 4
+        { { 128, 128, 3, 3 }, "ABcd16a16b", false } }; // cached
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        const bool zmm = isa == cpu_isa_t::avx512_core;
+        for (const auto &pc : cases) {
+            jit_case_t c = jit_case_t::of(pc.dims, relayout_f32, relayout_f32, pc.stag,
+                    pc.dims.size() == 5 ? "abcde" : "abcd");
+            EXPECT_EQ(desc_of(c, isa).packed_rows, zmm && pc.packed) << c.str();
+            EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+        }
+        jit_case_t c = jit_case_t::of(
+                { 1024, 768, 3, 3 }, relayout_f32, relayout_f32, "ABcd16a16b", "abcd");
+        // The o loop baked innermost: each call reads one dense src block.
+        const x64::jit_reorder_desc_t d = desc_of(c, isa);
+        ASSERT_GE(d.nloops, 1) << c.str();
+        if (zmm) {
+            EXPECT_EQ(d.loop_is[d.nloops - 1], 16) << c.str();
+        }
+        // Streamed on AVX-512 only: the AVX2 8x8 tiles' rows of a B of 9
+        // are half lines apart (ymm_lines_streamable), cached.
+        EXPECT_EQ(d.nt, zmm) << c.str();
+        // Odd dst strides: the o loop's dst rows not whole lines apart
+        // (cached: not packed).
+        c.dstrides = { 768 * 9 + 5, 9, 3, 1 };
+        EXPECT_FALSE(desc_of(c, isa).packed_rows) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+        c.dstrides.clear();
+        // A common src scale (0.5: the value path). case_desc, not desc_of:
+        // desc_of plans without attributes, which is a bit copy.
+        c.src_scale_mask = 0;
+        x64::jit_reorder_desc_t ds;
+        case_desc(c, isa, ds);
+        EXPECT_FALSE(ds.bit_copy) << c.str();
+        EXPECT_FALSE(ds.packed_rows) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
+}
+
+// 8i8o blocked weights to plain with a B of 9 to 15 lanes (3x3, 2x5,
+// 3x5; A = 8 o): on AVX-512 the zmm tiles of 8 rows and TB lanes
+// (short_b_zmm), not the AVX2 8x8 tiles with a one-lane edge tile per A
+// position. Bit-exact, with padded O and I.
+TEST(jit_reorder, ShortBZmm) {
+    const std::vector<std::vector<dim_t>> cases = { { 256, 128, 3, 3 }, { 64, 40, 2, 5 },
+        { 20, 36, 3, 5 }, { 44, 64, 3, 3 } };
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (const auto &dims : cases) {
+            jit_case_t c = jit_case_t::of(dims, relayout_f32, relayout_f32, "ABcd8b8a", "abcd");
+            const x64::jit_reorder_desc_t d = desc_of(c, isa);
+            EXPECT_EQ(d.isa, isa) << c.str();
+            EXPECT_EQ(d.n[0], 8) << c.str();
+            EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+        }
+    }
+}
+
 // 16i16o blocked weights to plain whose B is not whole tiles (3x3, 5x5,
 // 3x3x3 filters): the call's B positions under the baked i loop run
 // flattened as whole 16 x 16 tiles (AVX2: 8x16 pairs of 8x8 tiles), each
