@@ -4459,8 +4459,9 @@ int64_t jit_byte_tile_pf(const jit_reorder_desc_t &d) {
 // 4x256x64x64 64-70 -> 80-83 / 65 -> 79-106, 8x256x64x64 64 -> 75 / 69
 // -> 83. Dst rows 1 to 4 KiB apart lost (C = 1024, 2x1024x64x64: 60 ->
 // 50; s8 ab -> ba 2048 x 4096: 53 -> 35): not taken; nor 2 lines per row
-// (C = 256: 42 -> 41, C = 128: 40 -> 52 against 66 with 4), nor word tiles
-// (bf16 nchw -> nhwc 16x256x64x64 48 -> 46, 56 x 56 50 -> 46).
+// (C = 256: 42 -> 41, C = 128: 40 -> 52 against 66 with 4), nor 32-lane
+// word tiles (bf16 nchw -> nhwc 16x256x64x64 48 -> 46, 56 x 56 50 -> 46);
+// 64-lane word calls take it (jit_word_near_rows64).
 int jit_wide_stage(const jit_reorder_desc_t &d) {
     static const int knob = getenv_int("RELAYOUT_JIT_WIDE_STAGE", 4);     // experiment knob
     static const int near_knob = getenv_int("RELAYOUT_JIT_WIDE_NEAR", 1); // experiment knob
