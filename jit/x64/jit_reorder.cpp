@@ -518,7 +518,10 @@ status_t jit_reorder_accept(const plan_t &p, cpu_isa_t isa, std::string &name, s
     jit_reorder_desc_init(d, isa, p, kp);
     RL_CHECK(jit_reorder_desc_check(d));
     if (isa == cpu_isa_t::avx512_core_bf16 && !d.bf16_ne)
-        return fail(status_t::unimplemented, "avx512_core_bf16: the kernel runs avx2 code");
+        return fail(status_t::unimplemented,
+                d.isa == cpu_isa_t::avx512_core
+                        ? "avx512_core_bf16: the kernel rounds in integers (avx512_core runs it)"
+                        : "avx512_core_bf16: the kernel runs avx2 code");
     name = jit_impl_name(isa, kp.strategy);
     if (kplan) *kplan = kp.dump(p);
     return status_t::success;

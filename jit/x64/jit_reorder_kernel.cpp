@@ -4471,8 +4471,9 @@ int64_t jit_byte_tile_pf(const jit_reorder_desc_t &d) {
 // 4x256x64x64 64-70 -> 80-83 / 65 -> 79-106, 8x256x64x64 64 -> 75 / 69
 // -> 83. Dst rows 1 to 4 KiB apart lost (C = 1024, 2x1024x64x64: 60 ->
 // 50; s8 ab -> ba 2048 x 4096: 53 -> 35): not taken; nor 2 lines per row
-// (C = 256: 42 -> 41, C = 128: 40 -> 52 against 66 with 4), nor word tiles
-// (bf16 nchw -> nhwc 16x256x64x64 48 -> 46, 56 x 56 50 -> 46).
+// (C = 256: 42 -> 41, C = 128: 40 -> 52 against 66 with 4), nor 32-lane
+// word tiles (bf16 nchw -> nhwc 16x256x64x64 48 -> 46, 56 x 56 50 -> 46);
+// 64-lane word calls take it (jit_word_near_rows64).
 int jit_wide_stage(const jit_reorder_desc_t &d) {
     static const int knob = getenv_int("RELAYOUT_JIT_WIDE_STAGE", 4);     // experiment knob
     static const int near_knob = getenv_int("RELAYOUT_JIT_WIDE_NEAR", 1); // experiment knob
@@ -4483,9 +4484,13 @@ int jit_wide_stage(const jit_reorder_desc_t &d) {
     const bool words = d.word_tile && (d.n[1] == 32 || d.n[1] == 64) && d.n[0] >= 32;
     if (!bytes && !words) return 0;
     const int64_t dst_row = d.os[0] * (int64_t)data_type_size(d.ddt);
-    const bool near = near_knob && bytes && dst_row < 1024 && d.n[0] >= 64 * knob;
-    if (dst_row < 4096 && !near) return 0;
     const int64_t isB = d.is[1] * (int64_t)data_type_size(d.sdt);
+    const bool near = near_knob && bytes && dst_row < 1024 && d.n[0] >= 64 * knob;
+    // Calls of 64 word lanes of far src rows (jit_word_rows64), dst rows
+    // of 512 B on (jit_word_near_rows64).
+    const bool near_words =
+            words && d.n[1] == 64 && isB >= 4096 && dst_row >= 512 && jit_word_near_rows64();
+    if (dst_row < 4096 && !near && !near_words) return 0;
     return fits32(64 * isB + 64 * 64 * knob) ? knob : 0;
 }
 
@@ -5350,6 +5355,28 @@ int jit_narrow_rows(const jit_reorder_desc_t &d) {
     return L;
 }
 
+// Streamed narrow rows to bf16 whose src rows are 128 B to under a page
+// apart (f32 nhwc -> bf16 nchw: each call a block of B rows read along
+// their channels) round in integers (word_pair's 7 instructions) even
+// where AVX512_BF16 is there: with vcvtne2ps2bf16, its denormal test
+// (a branch on each loaded pair) and the vpermw of the two rows' words
+// they ran at 2/3 of the speed. The avx512_core_bf16 level declines them
+// (jit:avx512_core runs the same kernel as under that cap). GB/s, single
+// thread, bf16 level -> integers, medians of 3 interleaved (benchdnn_lite
+// --mode=P): 16x256x64x64 26.9 -> 39.2, with a src scale 26.7 -> 39.5,
+// 8x256x64x64 33.7 -> 48.4, C = 64 (64x64x64x64) 28.3 -> 41.6, C = 128
+// 27.0 -> 39.3, C = 512 28.3 -> 32.2, C = 1024 27.0 -> 29.9, 56 x 56
+// planes 31.0 -> 43.3, 63 x 64 26.1 -> 41.6; reorder_bench (2 threads, 4
+// interleaved rounds, % of a copy) 16x256x64x64 66 -> 88. Not taken: src
+// rows of one stream (nChw16c -> nchw, 64 B apart: 2 threads 114 -> 105),
+// far rows (nchw -> nhwc: 32.0 -> 32.8, even) and cached ones (2x256x64x64
+// 30.5 -> 28.4). Knob RELAYOUT_JIT_BF16_NEAR_INT=0: off.
+bool jit_bf16_int_near_rows(const jit_reorder_desc_t &d) {
+    static const bool on = getenv_int("RELAYOUT_JIT_BF16_NEAR_INT", 1) != 0; // experiment knob
+    const int64_t isB = d.is[1] * (int64_t)data_type_size(d.sdt);
+    return on && d.narrow_rows == 32 && d.ddt == relayout_bf16 && d.nt && isB >= 128 && isB < 4096;
+}
+
 int jit_ymm_narrow_rows(const jit_reorder_desc_t &d, cpu_isa_t isa) {
     static const bool on = getenv_int("RELAYOUT_JIT_YMM_NARROW", 1) != 0; // experiment knob
     if (!on || isa != cpu_isa_t::avx2 || d.isa != cpu_isa_t::avx2 || d.bit_copy || d.beta != 0.f)
@@ -5412,10 +5439,33 @@ void jit_word_tile_params(cpu_isa_t isa, const plan_t &p, kernel_plan_params_t &
     const node_t &inner = p.nodes.back();
     const dim_t row = inner.is * 2;
     const bool big = size_t(p.nelems()) * 4 >= nt_threshold_bytes;
+    if (row < 4096 && jit_word_aliased_dst(p)) return;
     if (inner.os == 1 && (row >= 4096 || (row >= 128 && big))) {
         prm.tile_b = jit_word_rows64(p) ? 64 : 32;
         prm.tile_b_max = true;
     }
+}
+
+// Near src rows (under a page) whose dst rows are more than a page apart
+// and a multiple of 512 B (bf16 nhwc -> nchw of 48 x 64 to 64 x 128
+// planes) keep the usual split (B = 128 lanes for C = 256, 512 for C =
+// 64): the one-tile calls of near rows above wrote one line of each of
+// their dst rows per call and ran at half the speed there (some 23 GB/s
+// single-thread, where dst rows 8064 or 6272 B apart ran at 45-55).
+// Single-thread, GB/s, knob off / on, medians of 3 interleaved
+// (benchdnn_lite --mode=P): 16x256x64x64 23.2 -> 37.5, 64x64x64x64 21.5
+// -> 45.0, 32x96x64x64 22.6 -> 27.1, 8x512x64x64 23.1 -> 33.5,
+// 16x256x48x64 23 -> 50, 16x256x60x64 20.1 -> 41.6, 16x256x72x64 21 ->
+// 38, 8x256x64x128 23 -> 40. Other dst rows stay (they lost: 63 x 64
+// planes 51.4 -> 41.9, 56 x 56 55 -> 50, 31 x 64 even, 32 x 64, a page,
+// 51 -> 50, 36 x 64, 4608 B, 49 -> 46). Knob RELAYOUT_JIT_WORD_ALIAS=0:
+// off (one tile per call).
+bool jit_word_aliased_dst(const plan_t &p) {
+    static const bool on = getenv_int("RELAYOUT_JIT_WORD_ALIAS", 1) != 0; // experiment knob
+    if (!on || p.nodes.empty() || p.nodes.back().os != 1) return false;
+    for (const auto &nd : p.nodes)
+        if (nd.is == 1 && nd.os * 2 > 4608 && nd.os * 2 % 512 == 0) return true;
+    return false;
 }
 
 // Far src rows and dst rows a page or more apart and whole lines apart
@@ -5438,10 +5488,27 @@ bool jit_word_rows64(const plan_t &p) {
     const size_t bytes = size_t(p.nelems()) * 4;
     if (inner.os != 1 || inner.is * 2 < 4096 || bytes < nt_tiles_threshold_bytes) return false;
     // Dst rows whole lines apart (streamed): not 4095 x 4096 (cached, 40
-    // -> 36; 8191 x 8192 30 -> 32).
+    // -> 36; 8191 x 8192 30 -> 32). Dst rows of 512 B to a page
+    // (jit_word_near_rows64) too.
+    const int64_t min_row = jit_word_near_rows64() ? 512 : 4096;
     for (const auto &nd : p.nodes)
-        if (nd.is == 1 && nd.os * 2 >= 4096 && nd.os * 2 % 64 == 0) return true;
+        if (nd.is == 1 && nd.os * 2 >= min_row && nd.os * 2 % 64 == 0) return true;
     return false;
+}
+
+// Far src rows and dst rows of 512 B to under a page (bf16 nchw -> nhwc
+// of 256 to 1024 channels), streamed: the 64-lane calls above (two lines
+// of each dst row per call, one wide stage of 64 rows) instead of one
+// 32-lane tile per call staged a 64-byte group at a time. Single-thread,
+// GB/s, knob off / on, medians of 3 interleaved (benchdnn_lite --mode=P):
+// 16x256x64x64 24.3 -> 29.5, 8x512x64x64 24.3 -> 30.6, 4x1024x64x64 23.9
+// -> 33.3, 16x256x56x56 25.3 -> 37.8, 16x256x63x64 25.2 -> 31.7. Dst rows
+// nearer lost (C = 64: 41.2 -> 33.8, C = 128: 35.5 -> 32.7), and the
+// 32-lane calls with the wide stage had lost too (see jit_wide_stage).
+// Knob RELAYOUT_JIT_WORD_NEAR64=0: off (the 32-lane calls).
+bool jit_word_near_rows64() {
+    static const bool on = getenv_int("RELAYOUT_JIT_WORD_NEAR64", 1) != 0; // experiment knob
+    return on;
 }
 
 // The byte tiles' analogue (s8 / u8 ab -> ba 8192^2): far src rows and
@@ -5790,8 +5857,8 @@ void jit_reorder_desc_init(
     d.quad_ld = jit_quad_loads(d);
     d.fence_in_driver = jit_fence_in_driver(d);
     d.a_rows_unmasked = jit_a_rows_unmasked(d);
-    d.bf16_ne =
-            bf16_isa && d.isa == cpu_isa_t::avx512_core && !d.bit_copy && d.ddt == relayout_bf16;
+    d.bf16_ne = bf16_isa && d.isa == cpu_isa_t::avx512_core && !d.bit_copy && d.ddt == relayout_bf16
+                && !jit_bf16_int_near_rows(d);
     d.packed_rows = jit_packed_rows(d);
 }
 

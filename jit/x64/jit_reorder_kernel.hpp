@@ -369,6 +369,9 @@ bool jit_copy_packs(const jit_reorder_desc_t &d);
 // bf16 / f16 (32 lanes) or s8 / u8 (64 lanes) whose scales do not change
 // along A, without the sum or compensation, with B of at least a line.
 int jit_narrow_rows(const jit_reorder_desc_t &d);
+// Streamed narrow rows to bf16 of near src rows (nhwc -> nchw) round in
+// integers, not with AVX512_BF16 (desc.bf16_ne false: avx512_core runs them).
+bool jit_bf16_int_near_rows(const jit_reorder_desc_t &d);
 
 // The B lanes (dst-contiguous) a transpose of `p` wants per call for
 // jit_narrow_rows on `isa` (0: the usual split): a whole dst line.
@@ -382,6 +385,11 @@ dim_t jit_narrow_far_rows_plane(cpu_isa_t isa, const plan_t &p);
 bool jit_word_tiles(cpu_isa_t isa, const plan_t &p);
 // Word tiles of far src and dst rows take calls of 64 B lanes (two tiles).
 bool jit_word_rows64(const plan_t &p);
+// ... and so do those whose dst rows are 512 B to a page apart (knob).
+bool jit_word_near_rows64();
+// Word tiles of near src rows whose dst rows are more than a page and a
+// multiple of 512 B apart keep the usual split (not one tile per call).
+bool jit_word_aliased_dst(const plan_t &p);
 // Byte tiles of far src and dst rows take calls of 128 B lanes (two tiles).
 bool jit_byte_rows128(cpu_isa_t isa, const plan_t &p);
 

@@ -371,6 +371,37 @@ std::vector<problem_t> problems() {
             [] {
                 return strided({ 4130, 2148 }, dt::bf16, { 1, 4160 });
             });
+    // ... and of dst rows 512 B to a page apart (jit_word_near_rows64, nchw
+    // -> nhwc): the last call's 8 channels (32-bit tiles, not staged) end
+    // at the src's guard page, the last position's 200 at the dst's.
+    add(
+            "nchw_to_nhwc_bf16_word_near_rows64",
+            [] {
+                return memory::desc({ 3, 200, 130, 131 }, dt::bf16, tag::nchw);
+            },
+            [] {
+                return memory::desc({ 3, 200, 130, 131 }, dt::bf16, tag::nhwc);
+            });
+    // Near src rows whose dst rows are a multiple of 512 B apart
+    // (jit_word_aliased_dst, nhwc -> nchw): the usual split's calls.
+    add(
+            "nhwc_to_nchw_bf16_word_aliased_dst",
+            [] {
+                return memory::desc({ 4, 100, 160, 200 }, dt::bf16, tag::nhwc);
+            },
+            [] {
+                return memory::desc({ 4, 100, 160, 200 }, dt::bf16, tag::nchw);
+            });
+    // Streamed narrow rows to bf16 of near src rows rounded in integers
+    // (jit_bf16_int_near_rows): the last call ends at both guard pages.
+    add(
+            "nhwc_to_nchw_f32_bf16_int_rows",
+            [] {
+                return memory::desc({ 4, 100, 160, 132 }, dt::f32, tag::nhwc);
+            },
+            [] {
+                return memory::desc({ 4, 100, 160, 132 }, dt::bf16, tag::nchw);
+            });
     // ... of two byte tiles per call (jit_byte_rows128): the last call's 64
     // B lanes (one byte tile, not staged: the stage's 128 rows would read
     // past the src) end at the src's guard page, its 4 A positions at the

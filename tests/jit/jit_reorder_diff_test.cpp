@@ -288,13 +288,16 @@ std::vector<jit_case_t> cases_for(kernel_strategy_t strategy, int tile) {
 }
 
 // run_jit_case at `isa`, except that conversions to bf16 whose tiles run
-// the avx2 code (8 lanes or fewer), which avx512_core_bf16 declines and
+// the avx2 code (8 lanes or fewer) or round in integers
+// (jit_bf16_int_near_rows), which avx512_core_bf16 declines and
 // avx512_core takes, run at avx512_core (`isa` then says so).
 ::testing::AssertionResult run_jit_case_at(
         const jit_case_t &c, cpu_isa_t &isa, std::string *name, uint32_t seed) {
     ::testing::AssertionResult r = run_jit_case(c, isa, name, seed);
+    const std::string why = r ? "" : r.message();
     if (!r && isa == cpu_isa_t::avx512_core_bf16
-            && std::string(r.message()).find("the kernel runs avx2 code") != std::string::npos) {
+            && (why.find("the kernel runs avx2 code") != std::string::npos
+                    || why.find("the kernel rounds in integers") != std::string::npos)) {
         isa = cpu_isa_t::avx512_core;
         r = run_jit_case(c, isa, name, seed);
     }
@@ -955,6 +958,55 @@ TEST(jit_reorder, Bf16EveryPatternClass) {
         ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
         EXPECT_NE(x64::jit_reorder_accept(p, isa, name), status_t::success);
     }
+}
+
+// Streamed narrow rows to bf16 of near src rows (f32 nhwc -> bf16 nchw)
+// round in integers (jit_bf16_int_near_rows): the avx512_core_bf16 level
+// declines them and avx512_core runs them, bit-exact on every class of
+// f32 pattern (denormals included), without and with a src scale; 100 and
+// 200 channels give partial A tiles, a plane of 130 x 131 B edges. Not
+// taken: src rows of one stream (nChw16c -> nchw), far rows (nchw ->
+// nhwc), cached (2x256x64x64), f16 dsts.
+TEST(jit_reorder, Bf16IntNearRows) {
+    if (!x64::isa_allowed(cpu_isa_t::avx512_core)) GTEST_SKIP() << "no avx512_core";
+    const std::vector<uint32_t> bits = f32_pattern_classes();
+    struct shape_t {
+        std::vector<dim_t> dims;
+        const char *stag, *dtag;
+        bool rule;
+    };
+    const std::vector<shape_t> shapes = {
+        { { 8, 256, 64, 64 }, "nhwc", "nchw", true },
+        { { 4, 100, 160, 132 }, "nhwc", "nchw", true },
+        { { 3, 200, 130, 131 }, "nhwc", "nchw", true },
+        { { 8, 256, 64, 64 }, "nChw16c", "nchw", false },
+        { { 8, 256, 64, 64 }, "nchw", "nhwc", false },
+        { { 2, 256, 64, 64 }, "nhwc", "nchw", false },
+    };
+    const bool bf16 = x64::isa_allowed(cpu_isa_t::avx512_core_bf16);
+    int n = 0;
+    for (const shape_t &sh : shapes)
+        for (int scaled = 0; scaled < (sh.rule ? 2 : 1); ++scaled) {
+            jit_case_t c = jit_case_t::of(sh.dims, relayout_f32, relayout_bf16, sh.stag, sh.dtag);
+            c.src_bits = bits;
+            if (scaled) c.src_scale_mask = 0;
+            const x64::jit_reorder_desc_t d = desc_of(c, cpu_isa_t::avx512_core);
+            EXPECT_TRUE(d.narrow_rows) << c.str();
+            EXPECT_EQ(x64::jit_bf16_int_near_rows(d), sh.rule) << c.str();
+            EXPECT_FALSE(d.bf16_ne) << c.str();
+            if (!bf16) {
+                EXPECT_TRUE(run_jit_case(c, cpu_isa_t::avx512_core, nullptr, ++n)) << c.str();
+                continue;
+            }
+            EXPECT_EQ(desc_of(c, cpu_isa_t::avx512_core_bf16).bf16_ne, !sh.rule) << c.str();
+            std::string name;
+            cpu_isa_t at = cpu_isa_t::avx512_core_bf16;
+            EXPECT_TRUE(run_jit_case_at(c, at, &name, ++n)) << c.str();
+            EXPECT_EQ(name.rfind(sh.rule ? "jit:avx512_core:" : "jit:avx512_core_bf16:", 0), 0u)
+                    << name << " " << c.str();
+        }
+    jit_case_t c = jit_case_t::of(shapes[0].dims, relayout_f32, relayout_f16, "nhwc", "nchw");
+    EXPECT_FALSE(x64::jit_bf16_int_near_rows(desc_of(c, cpu_isa_t::avx512_core))) << c.str();
 }
 
 // Transposes whose A has fewer than 8 rows (2x2 and 1x3 weights to
@@ -2425,6 +2477,64 @@ TEST(jit_reorder, WordRows64) {
     });
 }
 
+// ... and so do those whose dst rows are 512 B to a page apart (bf16
+// nchw -> nhwc from 256 channels, jit_word_near_rows64): 32 MiB exactly,
+// an A of 97 x 113 (partial calls, groups and A tiles), 200 channels
+// into nhwc rows of 256 (three calls of 64 lanes, then 8 on the 32-bit
+// tiles). Bit-exact, and the rule on AVX-512 only: not for dst rows not
+// whole lines apart (259 channels) or nearer (128 channels: 256 B).
+TEST(jit_reorder, WordNearRows64) {
+    const dim_t P = 130 * 131;
+    const std::vector<rule_case_t> words = {
+        { { 8, 256, 64, 64 }, "nchw", "nhwc", {}, true },
+        { { 3, 320, 97, 113 }, "nchw", "nhwc", {}, true },
+        { { 3, 200, 130, 131 }, "nchw", "", {}, true, { P * 256, 1, 131 * 256, 256 } },
+        { { 3, 259, 97, 113 }, "nchw", "nhwc", {}, false },
+        { { 4, 128, 128, 128 }, "nchw", "nhwc", {}, false },
+    };
+    run_word_rule_cases(words, [](const jit_case_t &c, cpu_isa_t isa, bool rule) {
+        plan_t p;
+        case_plan(c, p);
+        EXPECT_EQ(x64::jit_word_rows64(p), rule) << c.str();
+        const x64::jit_reorder_desc_t d = desc_of(c, isa);
+        if (isa == cpu_isa_t::avx512_core) {
+            EXPECT_TRUE(d.word_tile) << c.str();
+            EXPECT_EQ(d.n[1], rule ? 64 : 32) << c.str();
+            EXPECT_EQ(x64::jit_wide_stage(d), rule ? 4 : 0) << c.str();
+        }
+    });
+}
+
+// Word tiles of near src rows (nhwc -> nchw, 12M elements and more) whose
+// dst rows are more than a page and a multiple of 512 B apart keep the
+// usual split instead of one 32-lane tile per call (jit_word_aliased_dst):
+// planes of 160 x 200 (dst rows 125 x 512 B), 64 x 512, 160 x 199 padded
+// to 32000; 100 channels give partial A tiles. Bit-exact, and the rule
+// (more B lanes per call) on AVX-512 only: not for dst rows of 64400 B or
+// 4608 B (48 x 48 planes).
+TEST(jit_reorder, WordAliasedDst) {
+    const std::vector<rule_case_t> words = {
+        { { 4, 100, 160, 200 }, "nhwc", "nchw", {}, true },
+        { { 4, 96, 64, 512 }, "nhwc", "nchw", {}, true },
+        { { 4, 100, 160, 199 }, "nhwc", "", {}, true, { 100 * 32000, 32000, 199, 1 } },
+        { { 4, 100, 161, 200 }, "nhwc", "nchw", {}, false },
+        { { 24, 256, 48, 48 }, "nhwc", "nchw", {}, false },
+    };
+    run_word_rule_cases(words, [](const jit_case_t &c, cpu_isa_t isa, bool rule) {
+        plan_t p;
+        case_plan(c, p);
+        EXPECT_EQ(x64::jit_word_aliased_dst(p), rule) << c.str();
+        const x64::jit_reorder_desc_t d = desc_of(c, isa);
+        if (isa == cpu_isa_t::avx512_core) {
+            EXPECT_TRUE(d.word_tile) << c.str();
+            if (rule)
+                EXPECT_GT(d.n[1], 32) << c.str();
+            else
+                EXPECT_EQ(d.n[1], 32) << c.str();
+        }
+    });
+}
+
 // Large byte-tile transposes whose src and dst rows are both a page or
 // more apart (dst rows whole lines apart, streamed) take calls of 128 B
 // lanes and 512 A positions, two byte tiles per A tile reading halves of
@@ -2566,7 +2676,12 @@ TEST(jit_reorder, WordTiles) {
             // nhwc dst rows of 66 channels: 132 bytes apart.
             EXPECT_EQ(x64::jit_word_dst_prefetch(d), z && c.dtag == "nhwc" ? 1 : 0) << c.str();
             if (z && c.stag != "nChw16c" && c.dtag != "nChw16c") {
-                EXPECT_EQ(b_per_call(c, isa), 32) << c.str();
+                // (nchw dst rows 256 x 193 x 2 B apart, a multiple of 512
+                // B: the usual split, jit_word_aliased_dst.)
+                if (c.dtag == "nchw")
+                    EXPECT_GT(b_per_call(c, isa), 32) << c.str();
+                else
+                    EXPECT_EQ(b_per_call(c, isa), 32) << c.str();
             }
         }
         // Far rows (4 KiB apart) in the caches: one B tile per call too.
