@@ -481,6 +481,10 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     if (far_rows && jit_far_rows_pair(isa, p)) {
         prm.tile_b = 32;
         prm.tile_plane = jit_far_rows_pair_plane();
+        if (jit_far_rows_blocks(isa, p)) {
+            prm.tile_b = far_block_b;
+            prm.tile_plane = far_block_a * far_block_b;
+        }
     }
     // Tuning knobs (experiments only; part of no cache key).
     static const int tb = getenv_int("RELAYOUT_JIT_TILE_B", 0);

@@ -779,6 +779,66 @@ TEST(jit_reorder, FarSrcRowsPairsPrefetch) {
     }
 }
 
+// Far-row blocks (jit_far_rows_blocks, jit_reorder_desc_t::pf_rows): of
+// those pairs, the ones whose dst rows are a page or more apart and whole
+// lines apart take calls of 256 A x 128 B positions, and each full tile
+// prefetches a src row of the next B block. Odd extents give A and B edge
+// calls (B: 64 and 57 rows, partial tiles of 9; A: 152, 155, 149
+// positions, partial tiles of 8, 11, 5); nchw -> nhwc of 1024 channels
+// (dst rows 4 KiB apart) under an image node; s32 and f32, and a
+// per-channel scale (a conversion: not the rule). Dst rows not whole
+// lines apart keep the pairs. Bit-exact; the plan and the desc must take
+// the rule on AVX-512 bit copies only.
+TEST(jit_reorder, FarRowBlocksPrefetch) {
+    struct far_case_t {
+        std::vector<dim_t> dims;
+        const char *stag, *dtag;
+        std::vector<dim_t> sstrides, dstrides;
+        bool rule;
+    };
+    const std::vector<far_case_t> cases = {
+        { { 3008, 2200 }, "ab", "ba", {}, {}, true },
+        { { 3001, 2203 }, "", "", { 2209, 1 }, { 1, 3008 }, true },
+        { { 4, 1024, 57, 61 }, "nchw", "nhwc", {}, {}, true },
+        { { 3001, 2203 }, "", "", { 2209, 1 }, { 1, 3004 }, false }, // rows 12016 B apart
+    };
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (const auto &fc : cases)
+            for (data_type_t dt : { relayout_f32, relayout_s32 })
+                for (int mask : { -1, 1 }) {
+                    if (mask >= 0 && dt != relayout_f32) continue;
+                    jit_case_t c = case_of(fc, dt);
+                    c.src_scale_mask = mask;
+                    EXPECT_TRUE(run_jit_case(c, isa));
+                    if (mask >= 0) continue;
+                    plan_t p;
+                    ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
+                    kernel_plan_t kp;
+                    ASSERT_EQ(kernel_plan_create(kp, p, x64::jit_plan_params(isa, p)),
+                            status_t::success);
+                    x64::jit_reorder_desc_t d;
+                    x64::jit_reorder_desc_init(d, isa, p, kp);
+                    const bool z = isa == cpu_isa_t::avx512_core && fc.rule;
+                    const dim_t row = p.nodes.back().is * 4; // B src row pitch, bytes
+                    EXPECT_EQ(kp.micro[0].n, z                               ? 256
+                                             : isa == cpu_isa_t::avx512_core ? 2048
+                                                                             : kp.micro[0].n)
+                            << c.str();
+                    EXPECT_EQ(kp.micro[1].n, z                               ? 128
+                                             : isa == cpu_isa_t::avx512_core ? 32
+                                                                             : 16)
+                            << c.str();
+                    EXPECT_EQ(d.pf_rows, z ? row : 0) << c.str();
+                    EXPECT_EQ(d.pf_row, z || isa != cpu_isa_t::avx512_core ? 0 : 256) << c.str();
+                    if (z) {
+                        EXPECT_EQ(d.pf_ahead, 128 * row) << c.str();
+                    }
+                    EXPECT_TRUE(d.nt) << c.str();
+                }
+    }
+}
+
 // Large f32 nhwc -> nchw (B src rows 128 B to under a page apart, A of 32
 // positions or more): AVX-512 tiles in B-outer order with an L2 prefetch of
 // the next B tile's rows (jit_reorder_desc_t::b_outer, pf_b). Odd channel
