@@ -481,6 +481,10 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     if (far_rows && jit_far_rows_pair(isa, p)) {
         prm.tile_b = 32;
         prm.tile_plane = jit_far_rows_pair_plane();
+        if (jit_far_rows_blocks(isa, p)) {
+            prm.tile_b = far_block_b;
+            prm.tile_plane = far_block_a * far_block_b;
+        }
     }
     // (f32 bit copies, as measured: the byte and word tiles keep their call shapes.)
     // (AVX-512 only: AVX2 lost on 512x512x3x3, 0.94 -> 0.77x oneDNN.)

@@ -2486,8 +2486,9 @@ void reorder_gen_t::prefetch_ahead_tile() {
     const int bytes = (int)(std::min<dim_t>(d_.n[0], W_) * std::min<dim_t>(d_.n[1], W_) * ssz_);
     mov(r14, qword[rsp + s_pf]);
     for (int off = 0; off < bytes; off += 64)
-        prefetcht2(ptr[r14 + off]);
-    add(qword[rsp + s_pf], bytes);
+        d_.pf_rows ? prefetcht1(ptr[r14 + off]) : prefetcht2(ptr[r14 + off]);
+    // (Far-row blocks: a tile's bytes are one KiB, a row of the next block.)
+    add(qword[rsp + s_pf], d_.pf_rows ? (int)d_.pf_rows : bytes);
 }
 
 // Row tiles: AVX-512 interleaves whose call covers one row of 64 lanes
@@ -4700,7 +4701,8 @@ int64_t narrow_rows_pf(const jit_reorder_desc_t &d, dim_t call_lanes) {
 // 32 runs at half the speed of B = 16); into L1 the rows, which alias in
 // its sets, evict each other.
 int64_t far_rows_prefetch(const jit_reorder_desc_t &d, const plan_t &p) {
-    if (!jit_far_rows_pair(d.isa, p) || d.strategy != kernel_strategy_t::transpose) return 0;
+    if (!jit_far_rows_pair(d.isa, p) || d.strategy != kernel_strategy_t::transpose || d.pf_rows)
+        return 0;
     if (!d.nt || d.byte_tile || d.in_n != 1 || d.pf_b || d.n[1] < 32 || d.is[1] * 4 < 4096)
         return 0;
     static const int dist = getenv_int("RELAYOUT_JIT_PF_ROW", 256); // experiment knob
@@ -4767,7 +4769,22 @@ dim_t src_block_prefetch(const jit_reorder_desc_t &d, const plan_t &p, const ker
 
 dim_t jit_src_prefetch_ahead(
         const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
+    if (d.pf_rows) return d.n[1] * d.is[1] * (dim_t)data_type_size(d.sdt);
     return src_block_prefetch(d, p, kp, false);
+}
+
+// desc.pf_rows of far-row blocks (jit_far_rows_blocks): whole calls of
+// 16 x 16 tiles, one KiB of each src row (a tile per next-block row), the
+// next call (the innermost driver node) the next B block.
+int64_t jit_far_block_rows(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
+    const int64_t ssz = (int64_t)data_type_size(d.sdt);
+    if (!jit_far_rows_blocks(d.isa, p) || d.strategy != kernel_strategy_t::transpose || !d.nt
+            || d.in_n != 1 || d.byte_tile || d.word_tile || d.word_pair || d.b_outer
+            || d.nloops != 0 || d.n[0] * ssz != 1024 || d.n[1] % 16 != 0 || kp.driver.empty())
+        return 0;
+    const kloop_t &next = kp.driver.back();
+    if (next.tab >= 0 || next.split_of != 1 || next.is != d.n[1] * d.is[1]) return 0;
+    return fits32(d.n[1] * d.is[1] * ssz + 1024) ? d.is[1] * ssz : 0;
 }
 
 // Flattened short-B tiles are all whole 16 x 16 tiles of 16 src lines,
@@ -5657,6 +5674,38 @@ bool jit_far_rows_pair(cpu_isa_t isa, const plan_t &p) {
     return false;
 }
 
+// Far-row blocks (see the header). The pairs' calls (2048 A x 32 B) read
+// 32 src rows 8 KiB each with the row prefetch 256 B ahead and write 128 B
+// per dst row visit; a standalone model of ab -> ba 8192^2 (single-thread)
+// ran its loads alone at 1.1x and its streamed stores alone at 1.2x a
+// copy's time, together 1.7x (they barely overlap); dst runs of 256 B or
+// more per visit took the stores alone to 0.85x, and the next block's
+// rows prefetched in order (a 1 KiB row per tile) the whole to 80% of a
+// copy (57 before; 512 KiB blocks 41-58). Knob off -> on, % of a
+// streaming copy: reorder_bench, 2 threads, 6 interleaved rounds
+// (medians; the machine shared, copies at 50-100 GB/s): 8192^2 55 -> 66,
+// 4096^2 59 -> 70, 4096 x 8192 58 / 58, 2048 x 16384 59 / 58;
+// single-thread (thread CPU time, 5 rounds) 8192^2 58 -> 65, 4096^2 62 ->
+// 68, 4096 x 8192 57 -> 65, 2048 x 16384 62 / 62; nchw -> nhwc
+// 4x1024x64x64 even (63 / 63, 2 threads 65 / 66). Measured and not taken:
+// the shape alone (row prefetch kept: 54 -> 55), 64 or 256 B rows per
+// call (single-thread 65 / 60 against 66), the block prefetch before the
+// tile's loads, prefetcht0 or t2 (all within the noise). Knob
+// RELAYOUT_JIT_FAR_BLOCKS=0: the pairs of 2048 A positions
+// (jit_far_rows_pair_plane) as before.
+bool jit_far_rows_blocks(cpu_isa_t isa, const plan_t &p) {
+    static const bool on = getenv_int("RELAYOUT_JIT_FAR_BLOCKS", 1) != 0; // experiment knob
+    if (!on || !jit_far_rows_pair(isa, p) || p.nodes.empty()) return false;
+    // Dst rows (A positions) a page or more apart and whole lines apart
+    // (not the line pairs of 8191 x 8192), B src rows a page or more apart.
+    const node_t &inner = p.nodes.back();
+    if (inner.os != 1 || inner.is * 4 < 4096 || inner.n < far_block_b) return false;
+    for (const auto &nd : p.nodes)
+        if (nd.is == 1 && nd.os * 4 >= 4096 && nd.os * 4 % 64 == 0 && nd.n >= far_block_a)
+            return true;
+    return false;
+}
+
 // ab -> ba 8192^2 at 2 threads (wall clock against a copy on both cores,
 // best of 5 interleaved runs, % of a copy): 1024 A positions per call
 // 60-70 -> 2048: 73-79 (three rounds); 4096: even.
@@ -5772,7 +5821,6 @@ void jit_reorder_desc_init(
     d.pf_b = near_rows_prefetch(d, p, kp);
     d.b_outer = d.pf_b != 0;
     d.b_outer_pair = b_outer_pairs(d, p, kp);
-    d.pf_row = far_rows_prefetch(d, p);
     d.nloops = (int)kp.loops.size();
     for (int l = 0; l < d.nloops; ++l) {
         const auto &lp = kp.loops[l];
@@ -5782,6 +5830,8 @@ void jit_reorder_desc_init(
         d.loop_ss[l] = lp.ss;
         d.loop_ds[l] = lp.ds;
     }
+    d.pf_rows = jit_far_block_rows(d, p, kp);
+    d.pf_row = far_rows_prefetch(d, p);
     d.pf_ahead = jit_src_prefetch_ahead(d, p, kp);
     d.dst_stage_row = jit_dst_stage_row(d, p, kp);
     static const bool flat_on = getenv_int("RELAYOUT_JIT_FLAT_A", 1) != 0; // experiment knob

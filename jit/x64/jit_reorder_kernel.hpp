@@ -129,6 +129,11 @@ struct jit_reorder_desc_t {
     // each full tile prefetches the next tile's worth of lines, in order,
     // this many bytes ahead (0: none). See jit_src_prefetch_ahead.
     dim_t pf_ahead;
+    // Far-row blocks (jit_far_rows_blocks): each full tile prefetches the
+    // 16 lines of one src row at pf_ahead (the next call's block) into L2,
+    // and steps the prefetch this many bytes on: the next row (0: the
+    // pf_ahead tiles above).
+    int64_t pf_rows;
     // Transposes whose B is shorter than a tile, with dst rows far apart
     // (OIhw16i16o -> oihw 3x3: 9 f32 of each of 16 rows 72 KiB apart):
     // the tiles write into a stack buffer of rows this many elements
@@ -256,6 +261,10 @@ void jit_reorder_desc_init(
 // read one dense src block of at most 64 KiB, T x T tiles of it, the next
 // call the next block (blocked src: OIhw16i16o -> oihw).
 dim_t jit_src_prefetch_ahead(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp);
+// ... and the far-row blocks' (jit_far_rows_blocks), whose desc.pf_rows
+// (the src row step, 0: none) this is: pf_ahead is then the next B
+// block's distance.
+int64_t jit_far_block_rows(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp);
 
 // desc.pf_ahead of flattened short-B tiles (desc.flat_b): the same
 // prefetch of the next dense src block for calls whose B is more than a
@@ -436,6 +445,14 @@ bool jit_ymm_f32_line_pairs(const jit_reorder_desc_t &d, cpu_isa_t isa, bool nt)
 // src rows along A into L2 (desc.pf_row). Only whether the pair
 // qualifies; the caller knows whether the src rows are far.
 bool jit_far_rows_pair(cpu_isa_t isa, const plan_t &p);
+// Far-row blocks: of those, the ones whose dst rows are a page or more
+// apart and whole lines apart (ab -> ba 8192^2, not 8191 x 8192) take
+// calls of far_block_a A positions (one KiB of each src row) x
+// far_block_b B rows (512 bytes of each dst row), and each full tile
+// prefetches one src row of the next call's block into L2, the rows in
+// order (desc.pf_rows). Knob RELAYOUT_JIT_FAR_BLOCKS=0: off.
+constexpr dim_t far_block_a = 256, far_block_b = 128;
+bool jit_far_rows_blocks(cpu_isa_t isa, const plan_t &p);
 // ... and the transpose plane (elements per call, kernel_plan_params_t::
 // tile_plane) of those pairs: 64 Ki, A of 2048 positions per call (the
 // others: 32 Ki). Knob RELAYOUT_JIT_FAR_PLANE (elements).

@@ -514,6 +514,19 @@ std::vector<problem_t> problems() {
             [] {
                 return memory::desc({ 3001, 2200 }, dt::f32, tag::ba);
             });
+    // Far-row blocks (jit_far_rows_blocks: streamed, dst rows 3008
+    // elements apart, calls of 256 x 128; the last B block of 64 rows, the
+    // last A block of 155 positions): the last dst row ends flush against
+    // the dst's guard page; the tiles' prefetch of the next B block runs
+    // past the src's end (a prefetch, which does not fault).
+    add(
+            "ab_to_ba_f32_far_blocks",
+            [] {
+                return memory::desc({ 3008, 2203 }, dt::f32, tag::ab);
+            },
+            [] {
+                return memory::desc({ 3008, 2203 }, dt::f32, tag::ba);
+            });
     // strided src / dst (gaps)
     add(
             "strided_gaps",

@@ -728,29 +728,20 @@ jit_case_t case_of(const Row &r, data_type_t dt) {
     return c;
 }
 
-// Large 4-byte bit-copy transposes whose B src rows are a page or more
-// apart and dst rows 1 KiB or more apart (ab -> ba, nchw -> nhwc from
-// 256 channels): AVX-512 takes B = 32 rows per call (two tiles) and an L2
-// prefetch of each full tile's src rows along A
-// (jit_far_rows_pair, jit_reorder_desc_t::pf_row). Odd extents give A and
-// B edge tiles (a call of 32 rows whose second tile is partial, calls of
-// fewer than 16 rows), padded strides leave calls whose dst is not
-// line-aligned (the cached stores); s32 and f32, and a per-channel scale
-// (a conversion: not the rule). Bit-exact; the plan and the desc must take
-// the rule on AVX-512 bit copies only, with calls of 2048 A positions.
-TEST(jit_reorder, FarSrcRowsPairsPrefetch) {
-    struct far_case_t {
-        std::vector<dim_t> dims;
-        const char *stag, *dtag;
-        std::vector<dim_t> sstrides, dstrides;
-        bool rule; // dst rows 1 KiB or more apart
-    };
-    const std::vector<far_case_t> cases = {
-        { { 3001, 2200 }, "ab", "ba", {}, {}, true }, { { 2200, 3001 }, "ba", "ab", {}, {}, true },
-        { { 3001, 2203 }, "", "", { 2209, 1 }, { 1, 3011 }, true },
-        { { 2, 259, 131, 133 }, "nchw", "nhwc", {}, {}, true },
-        { { 3, 67, 257, 259 }, "nchw", "nhwc", {}, {}, false }, // dst rows 268 B apart
-    };
+// A far-row case: dims, tags or strides, and whether the rule under test
+// takes it (on AVX-512).
+struct far_case_t {
+    std::vector<dim_t> dims;
+    const char *stag, *dtag;
+    std::vector<dim_t> sstrides, dstrides;
+    bool rule;
+};
+
+// Runs every case bit-exact on both ISAs as f32 and s32 bit copies and as
+// an f32 conversion with a per-channel scale, and hands the bit copies'
+// plan, kernel plan and desc to `check` (isa, case, the rule taken).
+template <typename Check>
+void run_far_cases(const std::vector<far_case_t> &cases, const Check &check) {
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
         for (const auto &fc : cases)
@@ -768,18 +759,76 @@ TEST(jit_reorder, FarSrcRowsPairsPrefetch) {
                             status_t::success);
                     x64::jit_reorder_desc_t d;
                     x64::jit_reorder_desc_init(d, isa, p, kp);
-                    const bool z = isa == cpu_isa_t::avx512_core && fc.rule;
-                    EXPECT_EQ(kp.micro[1].n, z ? 32 : 16) << c.str();
-                    // 64 Ki elements per call (jit_far_rows_pair_plane):
-                    // A of 2048 (every A here is longer).
-                    EXPECT_EQ(x64::jit_plan_params(isa, p).tile_plane, z ? 65536 : 32768);
-                    if (z) {
-                        EXPECT_EQ(kp.micro[0].n, 2048) << c.str();
-                    }
-                    EXPECT_EQ(d.pf_row, z ? 256 : 0) << c.str();
-                    EXPECT_FALSE(d.b_outer) << c.str();
+                    check(isa, c, p, kp, d, isa == cpu_isa_t::avx512_core && fc.rule);
                 }
     }
+}
+
+// Large 4-byte bit-copy transposes whose B src rows are a page or more
+// apart and dst rows 1 KiB or more apart (ab -> ba, nchw -> nhwc from
+// 256 channels): AVX-512 takes B = 32 rows per call (two tiles) and an L2
+// prefetch of each full tile's src rows along A
+// (jit_far_rows_pair, jit_reorder_desc_t::pf_row). Odd extents give A and
+// B edge tiles (a call of 32 rows whose second tile is partial, calls of
+// fewer than 16 rows), padded strides leave calls whose dst is not
+// line-aligned (the cached stores); s32 and f32, and a per-channel scale
+// (a conversion: not the rule). Bit-exact; the plan and the desc must take
+// the rule on AVX-512 bit copies only, with calls of 2048 A positions.
+TEST(jit_reorder, FarSrcRowsPairsPrefetch) {
+    const std::vector<far_case_t> cases = {
+        { { 3001, 2200 }, "ab", "ba", {}, {}, true }, { { 2200, 3001 }, "ba", "ab", {}, {}, true },
+        { { 3001, 2203 }, "", "", { 2209, 1 }, { 1, 3011 }, true },
+        { { 2, 259, 131, 133 }, "nchw", "nhwc", {}, {}, true },
+        { { 3, 67, 257, 259 }, "nchw", "nhwc", {}, {}, false }, // dst rows 268 B apart
+    };
+    run_far_cases(
+            cases, [](cpu_isa_t isa, const jit_case_t &c, const plan_t &p, const kernel_plan_t &kp,
+                           const x64::jit_reorder_desc_t &d, bool z) {
+                EXPECT_EQ(kp.micro[1].n, z ? 32 : 16) << c.str();
+                // 64 Ki elements per call (jit_far_rows_pair_plane): A of 2048
+                // (every A here is longer).
+                EXPECT_EQ(x64::jit_plan_params(isa, p).tile_plane, z ? 65536 : 32768);
+                if (z) {
+                    EXPECT_EQ(kp.micro[0].n, 2048) << c.str();
+                }
+                EXPECT_EQ(d.pf_row, z ? 256 : 0) << c.str();
+                EXPECT_FALSE(d.b_outer) << c.str();
+            });
+}
+
+// Far-row blocks (jit_far_rows_blocks, jit_reorder_desc_t::pf_rows): of
+// those pairs, the ones whose dst rows are a page or more apart and whole
+// lines apart take calls of 256 A x 128 B positions, and each full tile
+// prefetches a src row of the next B block. Odd extents give A and B edge
+// calls (B: 64 and 57 rows, partial tiles of 9; A: 152, 155, 149
+// positions, partial tiles of 8, 11, 5); nchw -> nhwc of 1024 channels
+// (dst rows 4 KiB apart) under an image node; s32 and f32, and a
+// per-channel scale (a conversion: not the rule). Dst rows not whole
+// lines apart keep the pairs. Bit-exact; the plan and the desc must take
+// the rule on AVX-512 bit copies only.
+TEST(jit_reorder, FarRowBlocksPrefetch) {
+    const std::vector<far_case_t> cases = {
+        { { 3008, 2200 }, "ab", "ba", {}, {}, true },
+        { { 3001, 2203 }, "", "", { 2209, 1 }, { 1, 3008 }, true },
+        { { 4, 1024, 57, 61 }, "nchw", "nhwc", {}, {}, true },
+        { { 3001, 2203 }, "", "", { 2209, 1 }, { 1, 3004 }, false }, // rows 12016 B apart
+    };
+    run_far_cases(
+            cases, [](cpu_isa_t isa, const jit_case_t &c, const plan_t &p, const kernel_plan_t &kp,
+                           const x64::jit_reorder_desc_t &d, bool z) {
+                const bool zmm = isa == cpu_isa_t::avx512_core;
+                const dim_t row = p.nodes.back().is * 4; // B src row pitch, bytes
+                if (zmm) {
+                    EXPECT_EQ(kp.micro[0].n, z ? 256 : 2048) << c.str();
+                }
+                EXPECT_EQ(kp.micro[1].n, z ? 128 : zmm ? 32 : 16) << c.str();
+                EXPECT_EQ(d.pf_rows, z ? row : 0) << c.str();
+                EXPECT_EQ(d.pf_row, z || !zmm ? 0 : 256) << c.str();
+                if (z) {
+                    EXPECT_EQ(d.pf_ahead, 128 * row) << c.str();
+                }
+                EXPECT_TRUE(d.nt) << c.str();
+            });
 }
 
 // Large f32 nhwc -> nchw (B src rows 128 B to under a page apart, A of 32
