@@ -744,9 +744,11 @@ private:
     void gen_row_words(int TA);
     void gen_pair_a();
     void gen_quad_a();
+    void gen_quad_bytes();
     void a_groups(int per, const std::function<void()> &step);
     void pair_a_step();
     void quad_a_step();
+    void quad_bytes_step();
     // Row lanes (gen_row_bytes, gen_row_words): each src row is one lane,
     // so its scales are broadcast (a scale common to the tile held in
     // zmm 28 / 27); compute's temporaries at zmm 20, 21. end_row_lanes
@@ -2932,6 +2934,44 @@ void reorder_gen_t::quad_a_step() {
     });
 }
 
+// Byte quads (d_.quad_bytes, see jit_quad_bytes): the bit copy of the A
+// quads, 64 A positions x the 16 B lanes of a block whose 16-byte dst rows
+// are adjacent (s8 / u8 nchw -> nChw16c). Zmm b loads the whole 64-byte
+// line of src row b; the in-lane 16 x 16 byte transpose leaves in 128-bit
+// lane g of zmm j the dst row of position 16 g + j, and a 4 x 4 transpose
+// of the lanes of each 4 registers (zmm 4 q + i, q fixed) makes lane i of
+// one register the dst row of position 16 g + 4 q + i: dst line 4 g + q.
+void reorder_gen_t::gen_quad_bytes() {
+    a_groups(64, [&] { quad_bytes_step(); });
+}
+
+void reorder_gen_t::quad_bytes_step() {
+    const int64_t isB = d_.is[1] * ssz_;
+    for (int b = 0; b < 16; ++b) {
+        if (d_.narrow_pf) prefetcht1(ptr[rcx + b * isB + d_.narrow_pf]);
+        vmovdqu8(Zmm(b), ptr[rcx + b * isB]);
+    }
+    byte_transpose_16x16();
+    const Zmm t[4] = { Zmm(16), Zmm(17), Zmm(18), Zmm(19) };
+    for (int q = 0; q < 4; ++q) {
+        const int r = 4 * q;
+        vshufi64x2(t[0], Zmm(r), Zmm(r + 1), 0x44); // lanes 0, 1 of r, r + 1
+        vshufi64x2(t[1], Zmm(r), Zmm(r + 1), 0xEE); // lanes 2, 3
+        vshufi64x2(t[2], Zmm(r + 2), Zmm(r + 3), 0x44);
+        vshufi64x2(t[3], Zmm(r + 2), Zmm(r + 3), 0xEE);
+        vshufi64x2(Zmm(r), t[0], t[2], 0x88);     // lane g = 0 of each
+        vshufi64x2(Zmm(r + 1), t[0], t[2], 0xDD); // g = 1
+        vshufi64x2(Zmm(r + 2), t[1], t[3], 0x88); // g = 2
+        vshufi64x2(Zmm(r + 3), t[1], t[3], 0xDD); // g = 3
+    }
+    stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
+        for (int j = 0; j < 16; ++j) {
+            const Address to = ptr[rdx + (4 * (j % 4) + j / 4) * 64];
+            stream ? vmovntdq(to, Zmm(j)) : vmovdqu8(to, Zmm(j));
+        }
+    });
+}
+
 // 32 B lanes of a transpose to bf16 / f16: each src row (a lane, A along
 // its elements) is converted as it is loaded, lanes 2j and 2j + 1 share
 // zmm j as the low and high words of its dwords, and one 16 x 16 dword
@@ -4377,6 +4417,7 @@ void reorder_gen_t::generate() {
     whole_calls(d_.ymm_b16_pf != 0, d_.nloops, [&] { gen_ymm_b16_outer(); }); // B-outer 8x16
     whole_calls(d_.pair_a, d_.nloops, [&] { gen_pair_a(); });
     whole_calls(d_.quad_a, d_.nloops, [&] { gen_quad_a(); });
+    whole_calls(d_.quad_bytes, d_.nloops, [&] { gen_quad_bytes(); });
     // The flattened tiles replace the innermost baked loop.
     whole_calls(d_.flat_a != 0, d_.nloops - 1, [&] { gen_transpose_flat(); });
     // (Flattened interleave lanes: every baked loop around them.)
@@ -5260,9 +5301,10 @@ namespace {
 // A pairs (2-byte dsts, `per` = 32) and A quads (1-byte dsts, 64): whole
 // calls of `per` A positions at a time x 16 B lanes whose dst rows are
 // adjacent, scales constant along A, no sum or compensation.
-bool a_groups_desc(const jit_reorder_desc_t &d, int per) {
+bool a_groups_desc(const jit_reorder_desc_t &d, int per, bool bits = false) {
     if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose) return false;
-    if (d.bit_copy || d.in_n != 1 || d.comp_lanes || d.beta != 0.f || d.byte_tile) return false;
+    if (d.bit_copy != bits || d.in_n != 1 || d.comp_lanes || d.beta != 0.f || d.byte_tile)
+        return false;
     if (d.b_outer || d.pf_ahead || d.dst_stage_row || d.flat_a || d.narrow_rows) return false;
     if ((d.src_scale && d.ss[0] != 0) || (d.dst_scale && d.ds[0] != 0)) return false;
     if (d.n[1] != 16 || d.os[0] != 16 || d.n[0] < per || d.n[0] % per != 0) return false;
@@ -5279,6 +5321,13 @@ bool jit_pair_a(const jit_reorder_desc_t &d) {
 
 bool jit_quad_a(const jit_reorder_desc_t &d) {
     return (d.ddt == relayout_s8 || d.ddt == relayout_u8) && a_groups_desc(d, 64);
+}
+
+// Byte quads: see gen_quad_bytes. Experiment knob RELAYOUT_JIT_QUAD_BYTES=0: off.
+bool jit_quad_bytes(const jit_reorder_desc_t &d) {
+    static const bool on = getenv_int("RELAYOUT_JIT_QUAD_BYTES", 1) != 0; // experiment knob
+    return on && data_type_size(d.sdt) == 1 && data_type_size(d.ddt) == 1
+           && a_groups_desc(d, 64, true);
 }
 
 // Streamed AVX-512 copies converting to s8 / u8: the clamp to the upper
@@ -5854,6 +5903,7 @@ void jit_reorder_desc_init(
     // 40-46 (with an L2 prefetch along A about even); 2x128x64x64 (5 MB)
     // gained 44 -> 76.
     d.quad_a = quad_on && jit_quad_a(d) && (d.nt || bytes <= quad_cached_max_bytes);
+    d.quad_bytes = jit_quad_bytes(d);
     d.narrow_pf = narrow_rows_pf(d, jit_narrow_rows_lanes(isa, p));
     static const int flat_bytes_on = getenv_int("RELAYOUT_JIT_FLAT_BYTES", 1); // experiment knob
     d.flat_bytes = flat_bytes_on ? jit_flat_bytes(d, kp) : 0;

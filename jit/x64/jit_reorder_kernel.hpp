@@ -208,6 +208,11 @@ struct jit_reorder_desc_t {
     // lines of four positions (narrow_pf: the L2 prefetch along A). See
     // jit_quad_a.
     bool quad_a;
+    // The bit copy of the A quads (s8 / u8 nchw -> nChw16c): whole calls
+    // as 64 A positions x 16 lanes, the whole src line of each lane, one
+    // in-lane byte transpose and a lane transpose, whole dst lines. See
+    // jit_quad_bytes.
+    bool quad_bytes;
     // AVX2 transposes of a large 4-byte dst whose rows are whole lines
     // apart: full tiles of 8 A rows x 16 B lanes (two 8x8 transposes), so
     // that each dst row is one whole 64-byte line, streamed. See
@@ -369,6 +374,9 @@ bool jit_pair_a(const jit_reorder_desc_t &d);
 // desc.quad_a of a transpose: the A pairs' conversions to s8 / u8, whole
 // calls of A a multiple of 64.
 bool jit_quad_a(const jit_reorder_desc_t &d);
+
+// desc.quad_bytes: the same shapes for 1-byte bit copies.
+bool jit_quad_bytes(const jit_reorder_desc_t &d);
 
 // Streamed AVX-512 value copies to s8 / u8 narrow each line's four
 // vectors by saturating packs (generator only: no desc field).

@@ -273,6 +273,8 @@ std::vector<problem_t> problems() {
     add("nchw_to_nChw16c_f32_bf16_pairs", plain(pairs, dt::f32, "abcd"),
             plain(pairs, dt::bf16, "aBcd16b"));
     add("nchw_to_nhwc_f32_bf16_rows", plain(rows, dt::f32, "abcd"), plain(rows, dt::bf16, "acdb"));
+    // The byte quads (u8 nchw -> nChw16c, A of 64: whole src lines).
+    add("nchw_to_nChw16c_u8_quads", plain(pairs, dt::u8, "abcd"), plain(pairs, dt::u8, "aBcd16b"));
     add("bf16_scaled_transpose", plain({ 37, 29 }, dt::bf16, "ab"),
             plain({ 37, 29 }, dt::bf16, "ba"),
             [](primitive_attr &a) { a.set_scales(RELAYOUT_ARG_SRC, 0, { 0.5f }); });

@@ -719,6 +719,36 @@ TEST(jit_reorder, QuadA) {
     }
 }
 
+// Byte quads, the bit copy of the A quads (s8 / u8 nchw -> nChw16c, whole
+// calls of 64 A positions x 16 lanes, whole src and dst lines): spatial
+// sizes of whole quads (64, 192, 56 x 56) and not (63, 7 x 9: the usual
+// tiles), padded channel blocks (20, 40: the edge call takes the usual
+// tiles), and a large problem (streamed). The desc takes
+// them on AVX-512 bit copies only: not for conversions (the A quads),
+// AVX2, nor A not a multiple of 64.
+TEST(jit_reorder, QuadBytes) {
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        const std::vector<std::vector<dim_t>> shapes{ { 2, 48, 8, 8 }, { 1, 20, 8, 16 },
+            { 1, 40, 8, 8 }, { 1, 32, 8, 12 }, { 1, 32, 7, 9 }, { 3, 16, 1, 192 },
+            { 1, 32, 56, 56 }, { 2, 256, 64, 128 } };
+        for (const auto &dims : shapes)
+            for (data_type_t dt : { relayout_s8, relayout_u8 }) {
+                jit_case_t c = jit_case_t::of(dims, dt, dt, "nchw", "nChw16c");
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            }
+        for (data_type_t sdt : { relayout_u8, relayout_f32 })
+            for (dim_t w : { 32, 36 }) {
+                jit_case_t c = jit_case_t::of({ 2, 64, 8, w }, sdt, relayout_u8, "nchw", "nChw16c");
+                x64::jit_reorder_desc_t d;
+                ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+                const bool on = isa == cpu_isa_t::avx512_core && sdt == relayout_u8 && w == 32;
+                EXPECT_EQ(d.quad_bytes, on) << c.str();
+            }
+    }
+}
+
 // A bit copy of type `dt` from a case table's row (dims, tags, strides).
 template <typename Row>
 jit_case_t case_of(const Row &r, data_type_t dt) {
