@@ -3172,6 +3172,38 @@ TEST(jit_reorder, YmmB16Tiles) {
     EXPECT_FALSE(desc_of(c, isa).ymm_b16) << c.str();
 }
 
+// AVX2 8x16 tiles of weights to hwio (A = kh * kw, not whole 8-row
+// tiles): the shifted last A tile stores only the rows it adds
+// (jit_ymm_shift_new_rows). Bit-exact for A = 9 (one new row), 10, 15 and
+// 25, B edges (o = 726: 6 lanes past the last 16), scales along B and an
+// s32 dst with a zero point; not for A of whole tiles.
+TEST(jit_reorder, YmmShiftNewRows) {
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
+    auto on_new_rows = [&](const jit_case_t &k) {
+        const x64::jit_reorder_desc_t d = desc_of(k, isa);
+        EXPECT_TRUE(d.ymm_b16 && x64::jit_ymm_shift_new_rows(d)) << k.str();
+        EXPECT_TRUE(run_jit_case(k, isa));
+    };
+    jit_case_t c = jit_case_t::of({ 726, 1000, 3, 3 }, relayout_f32, relayout_f32, "oihw", "hwio");
+    on_new_rows(c);
+    c.dims = { 720, 1000, 2, 5 };
+    c.src_scale_mask = 1;
+    on_new_rows(c);
+    c.dims = { 464, 1000, 3, 5 };
+    c.ddt = relayout_s32;
+    c.dst_zp = 3;
+    on_new_rows(c);
+    c.dims = { 304, 900, 5, 5 };
+    c.src_scale_mask = -1;
+    c.ddt = relayout_f32;
+    c.dst_zp = 0;
+    on_new_rows(c);
+    c.dims = { 400, 1000, 4, 4 }; // A = 16: whole tiles
+    EXPECT_FALSE(x64::jit_ymm_shift_new_rows(desc_of(c, isa))) << c.str();
+    EXPECT_FALSE(x64::jit_ymm_shift_new_rows(desc_of(c, cpu_isa_t::avx512_core))) << c.str();
+}
+
 // AVX2 8x16 tiles whose B src rows are near (nhwc -> nchw, nChw32c ->
 // nchw): calls without edges run B-outer with an L2 prefetch of the next
 // B tile (desc.ymm_b16_pf); calls with edges (hw = 40000: the last B
