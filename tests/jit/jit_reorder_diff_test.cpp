@@ -3226,8 +3226,9 @@ TEST(jit_reorder, AvxBlocksInner) {
     jit_case_t c =
             jit_case_t::of({ 1000, 1000, 3, 3 }, relayout_f32, relayout_s8, "hwio", "OIhw4i16o4i");
     EXPECT_TRUE(inner(c, isa)) << c.str();
-    if (x64::isa_allowed(cpu_isa_t::avx512_core))
+    if (x64::isa_allowed(cpu_isa_t::avx512_core)) {
         EXPECT_FALSE(inner(c, cpu_isa_t::avx512_core)) << c.str();
+    }
     for (int mask : { -1, 0, 1 }) {
         c.src_scale_mask = mask;
         EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
