@@ -490,6 +490,15 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     // (AVX-512 only: AVX2 lost on 512x512x3x3, 0.94 -> 0.77x oneDNN.)
     prm.a_run_loop = isa == cpu_isa_t::avx512_core && jit_a_run_loop() && p.bit_copy
                      && data_type_size(p.sdt) == 4 && data_type_size(p.ddt) == 4;
+    // The driver's A blocks innermost where its innermost node jumps pages
+    // (kernel_plan_create). AVX2 (AVX-512 kernels as they were), 4-byte
+    // src or dst. hwio -> OIhw4i16o4i f32 -> s8 1024x1024x3x3, x oneDNN,
+    // AVX2 on both sides, 2 rounds interleaved, busy: single-thread 0.43 /
+    // 0.42 -> 1.10 / 1.02, 2 threads 0.50 / 0.54 -> 0.82 / 1.04. Knob
+    // RELAYOUT_JIT_A_BLOCKS_INNER=0: off.
+    static const bool blocks_inner = getenv_int("RELAYOUT_JIT_A_BLOCKS_INNER", 1) != 0; // knob
+    prm.a_blocks_inner = isa == cpu_isa_t::avx2 && blocks_inner
+                         && (data_type_size(p.sdt) == 4 || data_type_size(p.ddt) == 4);
     // Tuning knobs (experiments only; part of no cache key).
     static const int tb = getenv_int("RELAYOUT_JIT_TILE_B", 0);
     static const int tp = getenv_int("RELAYOUT_JIT_TILE_PLANE", 0);

@@ -567,7 +567,8 @@ private:
     void gen_transpose_flat();
     void gen_transpose_flat_b();
     void ymm_tile_pair(const std::function<Address(int, int)> &src);
-    void ymm_pair_lines(bool nt, const Reg64 &base, const std::function<int64_t(int)> &dst);
+    void ymm_pair_lines(bool nt, const Reg64 &base, const std::function<int64_t(int)> &dst,
+            bool new_rows_only = false);
     void gen_ymm_b16_tile(int64_t osA, int64_t ssA, int64_t dsA);
     void gen_ymm_b16_outer();
     void gen_f32_line_pair(int64_t osA, const std::function<int64_t(int)> &row_disp);
@@ -3453,7 +3454,8 @@ void reorder_gen_t::gen_ymm_b16_tile(int64_t osA, int64_t ssA, int64_t dsA) {
             if (h == 0) vmovups(ptr[rsp + buf_stage + 32 * a], Ymm(a));
         }
     }
-    ymm_pair_lines(d_.nt, rdx, [&](int a) { return a * osA; });
+    ymm_pair_lines(
+            d_.nt, rdx, [&](int a) { return a * osA; }, jit_ymm_shift_new_rows(d_));
 }
 
 // Full pairs of 16x16 4-byte tiles (d_.f32_lines, see jit_f32_line_pairs):
@@ -4196,14 +4198,22 @@ void reorder_gen_t::ymm_tile_pair(const std::function<Address(int, int)> &src) {
 // one whole line at base + dst(a): two stores back to back (streamed: a
 // write-combining buffer fills at once).
 void reorder_gen_t::ymm_pair_lines(
-        bool nt, const Reg64 &base, const std::function<int64_t(int)> &dst) {
+        bool nt, const Reg64 &base, const std::function<int64_t(int)> &dst, bool new_rows_only) {
     stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
         const Ymm t(tb_);
         for (int a = 0; a < 8; ++a) {
+            // (A shifted last A tile: rows below s_shift, stored by the
+            // tile before, are skipped; s_shift < 8.)
+            Label lskip;
+            if (new_rows_only && shift_ && a < 7) {
+                cmp(qword[rsp + s_shift], a);
+                jg(lskip, T_NEAR);
+            }
             const Address lo = ptr[base + dst(a)], hi = ptr[base + dst(a) + 32];
             vmovups(t, ptr[rsp + buf_stage + 32 * a]);
             stream ? vmovntps(lo, t) : vmovups(lo, t);
             stream ? vmovntps(hi, Ymm(a)) : vmovups(hi, Ymm(a));
+            L(lskip);
         }
     });
 }
@@ -4604,6 +4614,18 @@ int dst_rows_per_l1_set(int64_t pitch, int rows) {
 }
 
 } // namespace
+
+// AVX2 8x16 tiles (ymm_b16) whose A is not whole tiles (3x3 weights to
+// hwio: A = 9 hw): the last A tile, shifted back to end at the last row,
+// stored all 8 rows, 7 of them again (16 streamed lines per call for 9).
+// It stores only the rows it adds. 1024x1024x3x3, AVX2 on both sides,
+// x oneDNN, 3 rounds interleaved, busy: single-thread 0.57 / 0.59 / 0.65
+// -> 0.86 / 0.97 / 0.73, 2 threads 0.62 / 0.52 / 0.62 -> 0.96 / 1.18 /
+// 1.22 (7-8 -> 12-18% of a copy). Knob RELAYOUT_JIT_YMM_SHIFT_NEW=0: off.
+bool jit_ymm_shift_new_rows(const jit_reorder_desc_t &d) {
+    static const bool on = getenv_int("RELAYOUT_JIT_YMM_SHIFT_NEW", 1) != 0; // experiment knob
+    return on && d.isa == cpu_isa_t::avx2 && d.ymm_b16 && d.n[0] > 8 && d.n[0] % 8 != 0;
+}
 
 // nchw -> nhwc, nhwc -> nchw, ab -> ba, nchw <-> nChw16c on AVX2: the 8x8
 // tile's dst rows are half lines; a line's halves come from two tiles, far

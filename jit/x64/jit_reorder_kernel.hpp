@@ -340,6 +340,10 @@ bool jit_packed_rows(const jit_reorder_desc_t &d);
 // RELAYOUT_JIT_A_RUN_LOOP=0: off.
 bool jit_a_run_loop();
 
+// AVX2 8x16 tiles whose last A tile is shifted back: only its new rows
+// stored. Knob RELAYOUT_JIT_YMM_SHIFT_NEW=0: off.
+bool jit_ymm_shift_new_rows(const jit_reorder_desc_t &d);
+
 // desc.fence_in_driver: streamed kernels of the quad-loading flattened
 // tiles (desc.quad_ld), whose calls are short (2048x2048x3x3 to oihw: 18
 // KiB each). Knob RELAYOUT_JIT_CALL_FENCE=1: an sfence per call again.

@@ -304,6 +304,22 @@ status_t kernel_plan_create(
         kp.loops.insert(kp.loops.begin(), l);
         rest.pop_back();
     }
+    // Tiles of A split into blocks whose src continues along A (hwio ->
+    // OIhw4i16o4i: A = 16 o of src stride 1, the o blocks 16 apart) when
+    // the innermost driver node jumps a page or more in the src (the i
+    // blocks, 16 rows of 4 KiB): each call then reads the next lines of
+    // the same src rows instead of as many new pages.
+    if (params.a_blocks_inner && kp.nmicro == 2 && rest.size() >= 2 && kp.micro[0].is == 1
+            && rest.back().tab < 0 && rest.back().is * (dim_t)data_type_size(p.sdt) >= 4096) {
+        for (size_t j = 0; j + 1 < rest.size(); ++j) {
+            const kloop_t l = rest[j];
+            if (l.tab >= 0 || l.dim < 0 || l.dim != kp.micro[0].dim || l.is != kp.micro[0].n)
+                continue;
+            rest.erase(rest.begin() + (std::ptrdiff_t)j);
+            rest.push_back(l);
+            break;
+        }
+    }
     kp.driver = std::move(rest);
     kp.driver_total = rest_total;
 

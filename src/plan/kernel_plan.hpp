@@ -56,16 +56,17 @@ struct kloop_t {
 };
 
 struct kernel_plan_params_t {
-    int vlen = 16;                   // f32 lanes of a vector (16: AVX-512, 8: AVX2)
-    dim_t copy_block = 16384;        // largest micro extent of the copy strategy
-    dim_t tile_plane = 32768;        // elements of a transpose micro tile (target)
-    dim_t tile_b = 16;               // B (dst-contiguous) extent of a transpose tile, at least
-    bool tile_b_max = false;         // ... and at most (B src rows far apart)
-    dim_t bake_limit = 32768;        // elements of a kernel call (target)
-    dim_t min_call = 2048;           // below: a loop too long to bake is split
-    int max_loops = 3;               // baked loops
-    dim_t min_driver = 16;           // iterations the driver keeps for threading
-    bool a_run_loop = false;         // transposes: the loop continuing A's src run baked innermost
+    int vlen = 16;               // f32 lanes of a vector (16: AVX-512, 8: AVX2)
+    dim_t copy_block = 16384;    // largest micro extent of the copy strategy
+    dim_t tile_plane = 32768;    // elements of a transpose micro tile (target)
+    dim_t tile_b = 16;           // B (dst-contiguous) extent of a transpose tile, at least
+    bool tile_b_max = false;     // ... and at most (B src rows far apart)
+    dim_t bake_limit = 32768;    // elements of a kernel call (target)
+    dim_t min_call = 2048;       // below: a loop too long to bake is split
+    int max_loops = 3;           // baked loops
+    dim_t min_driver = 16;       // iterations the driver keeps for threading
+    bool a_run_loop = false;     // transposes: the loop continuing A's src run baked innermost
+    bool a_blocks_inner = false; // tiles: the driver's A blocks innermost (see kernel_plan_create)
     size_t serial_bytes = 96 * 1024; // below: run on the calling thread
 };
 

@@ -3366,6 +3366,79 @@ TEST(jit_reorder, YmmB16Tiles) {
     EXPECT_FALSE(desc_of(c, isa).ymm_b16) << c.str();
 }
 
+// AVX2 8x16 tiles of weights to hwio (A = kh * kw, not whole 8-row
+// tiles): the shifted last A tile stores only the rows it adds
+// (jit_ymm_shift_new_rows). Bit-exact for A = 9 (one new row), 10, 15 and
+// 25, B edges (o = 726: 6 lanes past the last 16), scales along B and an
+// s32 dst with a zero point; not for A of whole tiles.
+TEST(jit_reorder, YmmShiftNewRows) {
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
+    auto on_new_rows = [&](const jit_case_t &k) {
+        const x64::jit_reorder_desc_t d = desc_of(k, isa);
+        EXPECT_TRUE(d.ymm_b16 && x64::jit_ymm_shift_new_rows(d)) << k.str();
+        EXPECT_TRUE(run_jit_case(k, isa));
+    };
+    jit_case_t c = jit_case_t::of({ 726, 1000, 3, 3 }, relayout_f32, relayout_f32, "oihw", "hwio");
+    on_new_rows(c);
+    c.dims = { 720, 1000, 2, 5 };
+    c.src_scale_mask = 1;
+    on_new_rows(c);
+    c.dims = { 464, 1000, 3, 5 };
+    c.ddt = relayout_s32;
+    c.dst_zp = 3;
+    on_new_rows(c);
+    c.dims = { 304, 900, 5, 5 };
+    c.src_scale_mask = -1;
+    c.ddt = relayout_f32;
+    c.dst_zp = 0;
+    on_new_rows(c);
+    c.dims = { 400, 1000, 4, 4 }; // A = 16: whole tiles
+    EXPECT_FALSE(x64::jit_ymm_shift_new_rows(desc_of(c, isa))) << c.str();
+    EXPECT_FALSE(x64::jit_ymm_shift_new_rows(desc_of(c, cpu_isa_t::avx512_core))) << c.str();
+}
+
+// AVX2 tiles of A split into blocks that continue the src run along A
+// (hwio -> OIhw4i16o4i: A = 16 o, src stride 1) under a driver node
+// jumping a page or more in the src (the i blocks, rows of 4 KiB): the A
+// blocks are the innermost driver node (kernel_plan_params_t::
+// a_blocks_inner). Bit-exact with padded o and i blocks (1000, 200), scales
+// (common, per o), s8s8 and zero-point compensation and an f32 src of
+// short rows (near: kept); not on AVX-512 nor for A not split (oihw ->
+// hwio: A = hw, the i loop a different dim).
+TEST(jit_reorder, AvxBlocksInner) {
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
+    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
+    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
+    // The innermost driver node walks `dim` (o blocks: " d0*16").
+    auto inner = [&](const jit_case_t &k, cpu_isa_t at, const char *dim = " d0*16") {
+        std::string kplan;
+        case_kplan(k, at, kplan);
+        return kplan.find(dim, kplan.rfind('[')) != std::string::npos;
+    };
+    jit_case_t c =
+            jit_case_t::of({ 1000, 1000, 3, 3 }, relayout_f32, relayout_s8, "hwio", "OIhw4i16o4i");
+    EXPECT_TRUE(inner(c, isa)) << c.str();
+    if (x64::isa_allowed(cpu_isa_t::avx512_core)) {
+        EXPECT_FALSE(inner(c, cpu_isa_t::avx512_core)) << c.str();
+    }
+    for (int mask : { -1, 0, 1 }) {
+        c.src_scale_mask = mask;
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
+    c.src_scale_mask = 0;
+    c.dims = { 1024, 200, 2, 5 };
+    c.set_comp(s8s8 | zp, 1);
+    EXPECT_TRUE(inner(c, isa)) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    c = jit_case_t::of({ 1000, 1000, 3, 3 }, relayout_f32, relayout_f32, "oihw", "hwio");
+    EXPECT_FALSE(inner(c, isa, " d1")) << c.str(); // (the i loop: src stride 9 = A)
+    c = jit_case_t::of({ 64, 40, 3, 3 }, relayout_f32, relayout_s8, "hwio", "OIhw4i16o4i");
+    EXPECT_FALSE(inner(c, isa)) << c.str(); // i rows of 256 B
+    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+}
+
 // AVX2 8x16 tiles whose B src rows are near (nhwc -> nchw, nChw32c ->
 // nchw): calls without edges run B-outer with an L2 prefetch of the next
 // B tile (desc.ymm_b16_pf); calls with edges (hw = 40000: the last B
