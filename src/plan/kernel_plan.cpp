@@ -48,6 +48,25 @@ std::string kloop2str(const plan_t &p, const kloop_t &l) {
     return s + "]";
 }
 
+// A loop continuing the src run of micro A (src stride 1): its src stride
+// is A's extent, so A's next elements (not an offset table).
+bool continues_a_run(const kernel_plan_t &kp, const kloop_t &l) {
+    return l.tab < 0 && l.is == kp.micro[0].n;
+}
+
+// Moves the first loop of `rest` (the driver's nodes, innermost last) that
+// `pred` takes, other than the innermost one, to the innermost place.
+template <typename Pred>
+void move_innermost(std::vector<kloop_t> &rest, Pred pred) {
+    for (size_t j = 0; j + 1 < rest.size(); ++j) {
+        if (!pred(rest[j])) continue;
+        const kloop_t l = rest[j];
+        rest.erase(rest.begin() + (std::ptrdiff_t)j);
+        rest.push_back(l);
+        return;
+    }
+}
+
 dim_t round_down(dim_t a, dim_t b) {
     return a / b * b;
 }
@@ -244,16 +263,11 @@ status_t kernel_plan_create(
     if (params.a_run_loop && kp.strategy == kernel_strategy_t::transpose && rest.size() >= 2
             && kp.micro[0].is == 1 && kp.micro[0].n == kp.micro[0].total
             && rest.back().is > kp.micro[0].n) {
-        const dim_t run = kp.micro[0].n, work0 = kp.micro[0].n * kp.micro[1].n;
-        for (size_t j = 0; j + 1 < rest.size(); ++j) {
-            const kloop_t l = rest[j];
-            if (l.tab >= 0 || l.split_of >= 0 || l.is != run || (l.dim >= 0 && p.check[l.dim])
-                    || work0 * l.n > params.bake_limit)
-                continue;
-            rest.erase(rest.begin() + (std::ptrdiff_t)j);
-            rest.push_back(l);
-            break;
-        }
+        const dim_t work0 = kp.micro[0].n * kp.micro[1].n;
+        move_innermost(rest, [&](const kloop_t &l) {
+            return continues_a_run(kp, l) && l.split_of < 0 && !(l.dim >= 0 && p.check[l.dim])
+                   && work0 * l.n <= params.bake_limit;
+        });
     }
 
     dim_t work = 1;
@@ -311,14 +325,9 @@ status_t kernel_plan_create(
     // the same src rows instead of as many new pages.
     if (params.a_blocks_inner && kp.nmicro == 2 && rest.size() >= 2 && kp.micro[0].is == 1
             && rest.back().tab < 0 && rest.back().is * (dim_t)data_type_size(p.sdt) >= 4096) {
-        for (size_t j = 0; j + 1 < rest.size(); ++j) {
-            const kloop_t l = rest[j];
-            if (l.tab >= 0 || l.dim < 0 || l.dim != kp.micro[0].dim || l.is != kp.micro[0].n)
-                continue;
-            rest.erase(rest.begin() + (std::ptrdiff_t)j);
-            rest.push_back(l);
-            break;
-        }
+        move_innermost(rest, [&](const kloop_t &l) {
+            return continues_a_run(kp, l) && l.dim >= 0 && l.dim == kp.micro[0].dim;
+        });
     }
     kp.driver = std::move(rest);
     kp.driver_total = rest_total;
