@@ -130,7 +130,13 @@ void bm_reorder(benchmark::State &state, problem_t pb) {
             s[i] = (i % esz == esz - 1 && esz > 1) ? 0x3f : uint8_t(i * 7);
         std::memset(dst.get_data_handle(), 0, dbytes);
     }
-    std::vector<char> csrc(sbytes, 1), cdst(dbytes, 0);
+    // The copy reads the reorder's own source (oneDNN reads it too), so
+    // each contender finds the source in whatever cache state the one
+    // before it left. With a separate copy source a last-level cache that
+    // holds the problem (480 MiB on some Xeons) gave the reorder a hot
+    // source and the copy a cold one, and copy_pct read far above 100%.
+    const auto *csrc = static_cast<const char *>(src.get_data_handle());
+    std::vector<char> cdst(dbytes, 0);
 
 #ifdef RELAYOUT_BENCH_ONEDNN
     // A problem oneDNN cannot express or refuses (a tag without a oneDNN
@@ -166,7 +172,7 @@ void bm_reorder(benchmark::State &state, problem_t pb) {
     // Warm up: page faults, code, caches.
     for (int i = 0; i < 2; ++i) {
         r.execute(strm, src, dst);
-        copy_baseline(cdst.data(), dbytes, csrc.data(), sbytes);
+        copy_baseline(cdst.data(), dbytes, csrc, sbytes);
 #ifdef RELAYOUT_BENCH_ONEDNN
         if (dnnl_ok) dr.execute(dstrm, dsrc, ddst);
 #endif
@@ -174,7 +180,7 @@ void bm_reorder(benchmark::State &state, problem_t pb) {
     std::vector<double> t_rl, t_copy, t_dnnl;
     for (auto _ : state) {
         auto a = clk::now();
-        copy_baseline(cdst.data(), dbytes, csrc.data(), sbytes);
+        copy_baseline(cdst.data(), dbytes, csrc, sbytes);
         auto b = clk::now();
         r.execute(strm, src, dst);
         auto c = clk::now();
