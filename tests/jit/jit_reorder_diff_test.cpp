@@ -2230,6 +2230,56 @@ TEST(jit_reorder, YmmSmallTiles) {
     }
 }
 
+// ... whose groups of a dst line of B lanes are staged and go out as
+// whole lines (desc.ymm_small_lines: transposes without compensation, dst
+// rows whole lines apart): taken on AVX2 only, not for dst rows a part of
+// a line apart, nor below a group (B < 64 bytes, A < 64 bytes of rows);
+// bit-exact with partial A groups and B lines (the single tiles and edges
+// after them), odd src strides, a dst pitch beyond the rows, s8 dst rows
+// 4 KiB apart (the 8x8 dword tiles without the stage), and large ones,
+// streamed (bf16 far rows: calls of a dst line's 32 lanes).
+TEST(jit_reorder, YmmSmallLines) {
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        const bool y = isa == cpu_isa_t::avx2;
+        for (data_type_t dt : { relayout_u8, relayout_bf16 }) {
+            const int e = (int)data_type_size(dt);
+            for (dim_t m : { 64, 128, 149, 192 })
+                for (dim_t k : { 32, 64, 100, 131 }) {
+                    jit_case_t c = jit_case_t::of({ m, k }, dt, dt, "ab", "ba");
+                    const bool whole = m * e % 64 == 0 && m * e >= 64 && k * e >= 64;
+                    EXPECT_EQ(desc_of(c, isa).ymm_small_lines, y && whole) << c.str();
+                    EXPECT_TRUE(run_jit_case(c, isa));
+                    c.sstrides = { k + 3, 1 };
+                    c.dstrides = { 1, m + 32 / e }; // (half a line on: not taken)
+                    EXPECT_FALSE(desc_of(c, isa).ymm_small_lines) << c.str();
+                    EXPECT_TRUE(run_jit_case(c, isa));
+                    c.dstrides = { 1, (m + 64 / e) / (64 / e) * (64 / e) + 64 / e };
+                    EXPECT_EQ(desc_of(c, isa).ymm_small_lines, y && k * e >= 64) << c.str();
+                    EXPECT_TRUE(run_jit_case(c, isa));
+                }
+            for (dim_t c_ : { 64, 256 }) {
+                jit_case_t c = jit_case_t::of({ 2, c_, 64, 64 }, dt, dt, "nhwc", "nchw");
+                EXPECT_EQ(desc_of(c, isa).ymm_small_lines, y && c_ * e >= 64) << c.str();
+                EXPECT_TRUE(run_jit_case(c, isa));
+                c = jit_case_t::of({ 2, c_, 9, 23 }, dt, dt, "nchw", "nhwc");
+                EXPECT_TRUE(run_jit_case(c, isa));
+            }
+        }
+        // streamed (src + dst of 32 MiB and more), with A and B edges
+        for (data_type_t dt : { relayout_s8, relayout_bf16 }) {
+            jit_case_t c = jit_case_t::of({ 4096 + 64 + 16 + 3, 4096 + 5 }, dt, dt, "ab", "ba");
+            c.dstrides = { 1, 4096 + 128 };
+            const auto d = desc_of(c, isa);
+            EXPECT_EQ(d.ymm_small_lines && d.nt, y) << c.str();
+            if (y && dt == relayout_bf16) {
+                EXPECT_EQ(d.n[1], 32) << c.str();
+            }
+            EXPECT_TRUE(run_jit_case(c, isa));
+        }
+    }
+}
+
 // ... with the compensation (AVX2, 4-lane groups of 4i interleaves: the
 // tiles sum each group's bytes, the edges each lane's): s8s8, zero points
 // and both; A of whole tiles, with an edge (5x5, 4x5: 25, 20), B padded
