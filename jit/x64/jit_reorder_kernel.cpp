@@ -4714,7 +4714,7 @@ int jit_ymm_small_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa) {
     // planes mixed), nor 1 KiB pitches (16 rows per set; 32x32 planes
     // mixed).
     // (Not where the group's lines are staged: each written once, whole.)
-    if (e == 1 && dst_rows_per_l1_set(d.os[0], 64) > 16 && !jit_ymm_small_lines(d)) return 0;
+    if (e == 1 && dst_rows_per_l1_set(d.os[0], 64) > 16 && !jit_ymm_small_lines(d, 0)) return 0;
     return e;
 }
 
@@ -4725,15 +4725,19 @@ int jit_ymm_small_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa) {
 // evicted between visits. Staged: the B tiles of a dst line (64 bytes of
 // B lanes) fill a stack stage of the group's 4 A tiles (64 byte rows, 32
 // word rows), which goes out a whole line per row, streamed from the
-// tiles' streaming size (jit_tiles_stream_from_l3).
-bool jit_ymm_small_lines(const jit_reorder_desc_t &d) {
+// tiles' streaming size (jit_tiles_stream_from_l3). Below it only where
+// the dst pitch packs the group's rows more than 16 to an L1 set: other
+// cached dsts lost with the stage (AVX2, 2 threads, 9 rounds alternated,
+// Intel host: s8 nchw -> nhwc 4x256x64x64 0.96x, 8x256x64x64 0.90x).
+bool jit_ymm_small_lines(const jit_reorder_desc_t &d, size_t bytes) {
     static const int on = getenv_int("RELAYOUT_JIT_YMM_LINES", 1); // experiment knob
     const int64_t e = (int64_t)data_type_size(d.sdt);
     const int64_t GA = 4 * 16 / std::max<int64_t>(1, e), GB = 64 / std::max<int64_t>(1, e);
     return on && d.isa == cpu_isa_t::avx2 && d.strategy == kernel_strategy_t::transpose
            && (e == 1 || e == 2) && d.in_n == 1 && !d.comp_lanes && d.os[1] == 1
            && d.os[0] * e % 64 == 0 && d.n[0] >= GA && d.n[1] >= GB && fits32(GB * d.is[1] * e)
-           && fits32(GA * d.os[0] * e);
+           && fits32(GA * d.os[0] * e)
+           && (bytes >= nt_tiles_threshold_bytes || dst_rows_per_l1_set(d.os[0] * e, GA) > 16);
 }
 
 bool jit_ymm_word_lines(cpu_isa_t isa, const plan_t &p) {
@@ -6052,7 +6056,7 @@ void jit_reorder_desc_init(
     d.pad_b = jit_pad_b_tiles(d, p, kp);
     if (jit_ymm_f32_line_pairs(d, isa, nt_lines)) d.f32_lines = d.nt = true;
     d.ymm_small = jit_ymm_small_tiles(d, isa);
-    d.ymm_small_lines = d.ymm_small && jit_ymm_small_lines(d);
+    d.ymm_small_lines = d.ymm_small && jit_ymm_small_lines(d, bytes);
     if (d.ymm_small_lines) {
         static const bool stream = getenv_int("RELAYOUT_JIT_YMM_LINES", 1) != 2; // knob
         d.nt = stream && bytes >= nt_tiles_threshold_bytes && p.beta == 0.f;

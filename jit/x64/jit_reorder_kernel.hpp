@@ -483,9 +483,10 @@ bool jit_ymm_b16_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa);
 // full tile's worth of A and B; 0 otherwise.
 int jit_ymm_small_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa);
 // desc.ymm_small_lines of a transpose on those tiles (without compensation,
-// dst rows whole lines apart, a full group per call). Knob
+// dst rows whole lines apart, a full group per call) of `bytes` (src +
+// dst): streamed sizes, or dst rows packed into few L1 sets. Knob
 // RELAYOUT_JIT_YMM_LINES=0: off (2: staged, never streamed).
-bool jit_ymm_small_lines(const jit_reorder_desc_t &d);
+bool jit_ymm_small_lines(const jit_reorder_desc_t &d, size_t bytes);
 // AVX2 2-byte bit copies whose far src rows take 16 B lanes per call:
 // a dst line's 32 when the problem is large enough for whole streamed
 // lines (jit_ymm_small_lines).

@@ -2232,37 +2232,38 @@ TEST(jit_reorder, YmmSmallTiles) {
 
 // ... whose groups of a dst line of B lanes are staged and go out as
 // whole lines (desc.ymm_small_lines: transposes without compensation, dst
-// rows whole lines apart): taken on AVX2 only, not for dst rows a part of
-// a line apart, nor below a group (B < 64 bytes, A < 64 bytes of rows);
-// bit-exact with partial A groups and B lines (the single tiles and edges
-// after them), odd src strides, a dst pitch beyond the rows, s8 dst rows
-// 4 KiB apart (the 8x8 dword tiles without the stage), and large ones,
-// streamed (bf16 far rows: calls of a dst line's 32 lanes).
+// rows whole lines apart, streamed sizes or dst rows packed more than 16
+// to an L1 set): taken on AVX2 only, for dst rows 4 KiB apart (u8 rows
+// there had gone to the 8x8 dword tiles), not for a pitch half a line
+// off, nor for cached dsts of other pitches, nor below a group (A < 64
+// bytes of rows); bit-exact with partial A groups and B lines (the single
+// tiles and edges after them), odd src strides, and large ones, streamed
+// (bf16 far rows: calls of a dst line's 32 lanes).
 TEST(jit_reorder, YmmSmallLines) {
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
         const bool y = isa == cpu_isa_t::avx2;
         for (data_type_t dt : { relayout_u8, relayout_bf16 }) {
-            const int e = (int)data_type_size(dt);
-            for (dim_t m : { 64, 128, 149, 192 })
+            const dim_t e = (dim_t)data_type_size(dt), pitch = 4096 / e;
+            for (dim_t m : { pitch, pitch - 64 / e - 13 })
                 for (dim_t k : { 32, 64, 100, 131 }) {
                     jit_case_t c = jit_case_t::of({ m, k }, dt, dt, "ab", "ba");
-                    const bool whole = m * e % 64 == 0 && m * e >= 64 && k * e >= 64;
-                    EXPECT_EQ(desc_of(c, isa).ymm_small_lines, y && whole) << c.str();
+                    c.dstrides = { 1, pitch };
+                    EXPECT_EQ(desc_of(c, isa).ymm_small_lines, y && k * e >= 64) << c.str();
                     EXPECT_TRUE(run_jit_case(c, isa));
                     c.sstrides = { k + 3, 1 };
-                    c.dstrides = { 1, m + 32 / e }; // (half a line on: not taken)
+                    EXPECT_TRUE(run_jit_case(c, isa));
+                    c.dstrides = { 1, pitch + 32 / e }; // (half a line on: not taken)
                     EXPECT_FALSE(desc_of(c, isa).ymm_small_lines) << c.str();
                     EXPECT_TRUE(run_jit_case(c, isa));
-                    c.dstrides = { 1, (m + 64 / e) / (64 / e) * (64 / e) + 64 / e };
-                    EXPECT_EQ(desc_of(c, isa).ymm_small_lines, y && k * e >= 64) << c.str();
+                    c.dims[0] = 192 / e; // (cached, 3 lines apart: not taken)
+                    c.dstrides = { 1, 192 / e };
+                    EXPECT_FALSE(desc_of(c, isa).ymm_small_lines) << c.str();
                     EXPECT_TRUE(run_jit_case(c, isa));
                 }
             for (dim_t c_ : { 64, 256 }) {
                 jit_case_t c = jit_case_t::of({ 2, c_, 64, 64 }, dt, dt, "nhwc", "nchw");
-                EXPECT_EQ(desc_of(c, isa).ymm_small_lines, y && c_ * e >= 64) << c.str();
-                EXPECT_TRUE(run_jit_case(c, isa));
-                c = jit_case_t::of({ 2, c_, 9, 23 }, dt, dt, "nchw", "nhwc");
+                EXPECT_EQ(desc_of(c, isa).ymm_small_lines, y) << c.str();
                 EXPECT_TRUE(run_jit_case(c, isa));
             }
         }
