@@ -2474,7 +2474,12 @@ TEST(jit_reorder, TilesStreamFromL3) {
     run_byte_rule_cases(cases, [](const jit_case_t &c, cpu_isa_t isa, bool z) {
         const x64::jit_reorder_desc_t d = desc_of(c, isa);
         const bool z512 = isa == cpu_isa_t::avx512_core;
-        EXPECT_EQ(d.nt, z) << c.str();
+        // (AVX2: the staged lines stream from the same size)
+        size_t bytes = 2 * data_type_size(c.sdt);
+        for (dim_t n : c.dims)
+            bytes *= (size_t)n;
+        EXPECT_EQ(d.nt, z512 ? z : d.ymm_small_lines && bytes >= x64::nt_tiles_threshold_bytes)
+                << c.str();
         EXPECT_EQ(d.byte_pfw, z512 && !z ? 4 : 0) << c.str();
     });
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
@@ -2493,7 +2498,7 @@ TEST(jit_reorder, TilesStreamFromL3) {
                 EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
                 const x64::jit_reorder_desc_t d = desc_of(c, isa);
                 EXPECT_EQ(d.word_tile || d.word_pair, z512) << c.str();
-                EXPECT_EQ(d.nt, z512 && wc.rule) << c.str();
+                EXPECT_EQ(d.nt, z512 ? wc.rule : wc.rule && d.ymm_small_lines) << c.str();
             }
         }
     }
@@ -2783,8 +2788,9 @@ TEST(jit_reorder, WordTiles) {
             c.stag = "ab";
             c.dtag = "ba";
             EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
-            // (Dst rows whole lines apart: two B tiles, jit_word_rows64.)
-            EXPECT_EQ(b_per_call(c, isa), z ? (dims[0] == 4096 ? 64 : 32) : 16) << c.str();
+            // (Dst rows whole lines apart: two B tiles, jit_word_rows64;
+            // AVX2: a dst line's 32 lanes, jit_ymm_word_lines.)
+            EXPECT_EQ(b_per_call(c, isa), dims[0] == 4096 ? (z ? 64 : 32) : z ? 32 : 16) << c.str();
             // Dst rows of 4095 bf16 (not whole lines apart) store cached and
             // prefetch the next A tile's dst lines for writing.
             x64::jit_reorder_desc_t d;
@@ -2802,7 +2808,7 @@ TEST(jit_reorder, WordTiles) {
             x64::jit_reorder_desc_t d;
             ASSERT_NO_FATAL_FAILURE(desc_of(c, isa, d));
             EXPECT_EQ(d.word_tile || d.word_pair, z) << c.str();
-            EXPECT_EQ(d.nt, z) << c.str();
+            EXPECT_EQ(d.nt, z || d.ymm_small_lines) << c.str(); // (AVX2: staged lines)
             // nhwc dst rows of 66 channels: 132 bytes apart.
             EXPECT_EQ(x64::jit_word_dst_prefetch(d), z && c.dtag == "nhwc" ? 1 : 0) << c.str();
             if (z && c.stag != "nChw16c" && c.dtag != "nChw16c") {
