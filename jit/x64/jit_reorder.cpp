@@ -471,6 +471,8 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     // Their streamed far rows: calls longer along A (see the function).
     if (const dim_t plane = jit_narrow_far_rows_plane(isa, p)) prm.tile_plane = plane;
     jit_word_tile_params(isa, p, prm);
+    // AVX2 words of far rows: a dst line's 32 lanes, staged and streamed.
+    if (jit_ymm_word_lines(isa, p)) prm.tile_b = 32;
     // Byte tiles of far src rows and far whole-line dst rows, streamed:
     // two B tiles (128 rows) per call, 512 A positions (jit_byte_rows128).
     if (jit_byte_rows128(isa, p)) {

@@ -2183,9 +2183,12 @@ void reorder_gen_t::gen_ymm_small_tiles() {
     };
     // The full tile `s` A tiles after rcx, rdx; `shifted`: the last A
     // tile moved back (r13: the positions already written, left out of
-    // the compensation).
-    auto tile = [&](int s, bool shifted) {
-        const int64_t so = s * 16, doff = s * TA * osA;
+    // the compensation). Its dst rows at rdx + A position * osA, or in
+    // the lines' stage at `stage` + A position * 64.
+    auto tile = [&](int s, bool shifted, const Reg64 *stage = nullptr) {
+        const Reg64 &to = stage ? *stage : rdx;
+        const int64_t pitch = stage ? 64 : osA;
+        const int64_t so = s * 16, doff = s * TA * pitch;
         for (int r = 0; r < 8; ++r) {
             vmovdqu(Xmm(r), ptr[rcx + row_disp(r) + so]);
             vinserti128(Ymm(r), Ymm(r), ptr[rcx + row_disp(8 + r) + so], 1);
@@ -2196,10 +2199,10 @@ void reorder_gen_t::gen_ymm_small_tiles() {
         ymm_small_comp(shifted);
         for (int j = 0; j < 8; ++j) {
             if (e == 1) {
-                vmovdqu(ptr[rdx + col[j][0] * osA + doff], Xmm(j));
-                vextracti128(ptr[rdx + col[j][1] * osA + doff], Ymm(j), 1);
+                vmovdqu(ptr[to + col[j][0] * pitch + doff], Xmm(j));
+                vextracti128(ptr[to + col[j][1] * pitch + doff], Ymm(j), 1);
             } else {
-                vmovdqu(ptr[rdx + col[j][0] * osA + doff], Ymm(8 + j));
+                vmovdqu(ptr[to + col[j][0] * pitch + doff], Ymm(8 + j));
             }
         }
     };
@@ -2218,6 +2221,54 @@ void reorder_gen_t::gen_ymm_small_tiles() {
     jge(lbend, T_NEAR);
     jump_if_past(r15, 16, s_v0 + 8, lpart);
     jump_if_past(rax, GA, s_v0, lpart);
+    if (d_.ymm_small_lines) {
+        // A dst line of B lanes (4 byte or 2 word B tiles): the group's GA
+        // dst rows of 64 bytes each complete in the stage (B tiles outer,
+        // as above), then go out as whole lines, streamed when the call
+        // may; one B tile at a time (below) past the call's last line.
+        const int GB = 64 / e;
+        Label lsingle, lbt;
+        jump_if_past(r15, GB, s_v0 + 8, lsingle);
+        tile_addr();
+        lea(rsi, ptr[rsp + buf_stage]);
+        mov(ebx, GB / 16);
+        L(lbt);
+        for (int s = 0; s < 4; ++s)
+            tile(s, false, &rsi);
+        add(rcx, (int)row_disp(16));
+        add(rsi, 16 * e);
+        dec(ebx);
+        jnz(lbt, T_NEAR);
+        // (the loads match the stage's stores: 16-byte pieces for bytes,
+        // which a 32-byte load could not take from the store buffer)
+        stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
+            Label lrow;
+            lea(rsi, ptr[rsp + buf_stage]);
+            mov(rdi, rdx);
+            mov(ebx, GA / 4);
+            L(lrow);
+            for (int k = 0; k < 4; ++k)
+                for (int h = 0; h < 2; ++h) {
+                    const Ymm v(2 * k + h);
+                    const int at = k * 64 + 32 * h;
+                    if (e == 1) {
+                        vmovdqu(Xmm(v.getIdx()), ptr[rsi + at]);
+                        vinserti128(v, v, ptr[rsi + at + 16], 1);
+                    } else {
+                        vmovdqu(v, ptr[rsi + at]);
+                    }
+                    const Address out = ptr[rdi + k * osA + 32 * h];
+                    stream ? vmovntdq(out, v) : vmovdqu(out, v);
+                }
+            add(rsi, 4 * 64);
+            add(rdi, (int)(4 * osA));
+            dec(ebx);
+            jnz(lrow, T_NEAR);
+        });
+        add(r15, GB);
+        jmp(lb, T_NEAR);
+        L(lsingle);
+    }
     tile_addr();
     for (int s = 0; s < 4; ++s)
         tile(s, false);
@@ -4359,7 +4410,8 @@ void reorder_gen_t::generate() {
         frame = std::max(frame, buf_stage + 8 * 32);
     if (d_.flat_bytes)
         frame = std::max(frame, buf_stage + (int)(16 * flat_stage_row(d_.flat_bytes)));
-    if (d_.ymm_narrow) frame = std::max(frame, buf_stage + 8 * 32); // the first half lines
+    if (d_.ymm_narrow) frame = std::max(frame, buf_stage + 8 * 32);       // the first half lines
+    if (d_.ymm_small_lines) frame = std::max(frame, buf_stage + 64 * 64); // a group's dst lines
     if (d_.packed_rows)
         frame = std::max(frame, buf_stage + 17 * 64); // 16 rows, the last one's dead lanes
     preamble(frame);
@@ -4661,8 +4713,44 @@ int jit_ymm_small_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa) {
     // on the dword tiles (bf16 ab -> ba 8192x4096 36-39 -> 33-34, 64x64
     // planes mixed), nor 1 KiB pitches (16 rows per set; 32x32 planes
     // mixed).
-    if (e == 1 && dst_rows_per_l1_set(d.os[0], 64) > 16) return 0;
+    // (Not where the group's lines are staged: each written once, whole.)
+    if (e == 1 && dst_rows_per_l1_set(d.os[0], 64) > 16 && !jit_ymm_small_lines(d, 0)) return 0;
     return e;
+}
+
+// The 16-byte (bytes) or 32-byte (words) pieces of dst rows that the
+// tiles above store write each 64-byte line in 4 or 2 visits, read for
+// ownership each time (cached; half lines far apart cannot stream), and
+// where the dst pitch packs a group's rows into few L1 sets the line is
+// evicted between visits. Staged: the B tiles of a dst line (64 bytes of
+// B lanes) fill a stack stage of the group's 4 A tiles (64 byte rows, 32
+// word rows), which goes out a whole line per row, streamed from the
+// tiles' streaming size (jit_tiles_stream_from_l3). Below it only where
+// the dst pitch packs the group's rows more than 16 to an L1 set: other
+// cached dsts lost with the stage (AVX2, 2 threads, 9 rounds alternated,
+// Intel host: s8 nchw -> nhwc 4x256x64x64 0.96x, 8x256x64x64 0.90x).
+bool jit_ymm_small_lines(const jit_reorder_desc_t &d, size_t bytes) {
+    static const int on = getenv_int("RELAYOUT_JIT_YMM_LINES", 1); // experiment knob
+    const int64_t e = (int64_t)data_type_size(d.sdt);
+    const int64_t GA = 4 * 16 / std::max<int64_t>(1, e), GB = 64 / std::max<int64_t>(1, e);
+    return on && d.isa == cpu_isa_t::avx2 && d.strategy == kernel_strategy_t::transpose
+           && (e == 1 || e == 2) && d.in_n == 1 && !d.comp_lanes && d.os[1] == 1
+           && d.os[0] * e % 64 == 0 && d.n[0] >= GA && d.n[1] >= GB && fits32(GB * d.is[1] * e)
+           && fits32(GA * d.os[0] * e)
+           && (bytes >= nt_tiles_threshold_bytes || dst_rows_per_l1_set(d.os[0] * e, GA) > 16);
+}
+
+bool jit_ymm_word_lines(cpu_isa_t isa, const plan_t &p) {
+    static const bool on = getenv_int("RELAYOUT_JIT_YMM_LINES", 1) != 0; // experiment knob
+    if (!on || vector_isa(isa) != cpu_isa_t::avx2 || !p.bit_copy || p.nodes.empty()
+            || data_type_size(p.sdt) != 2 || data_type_size(p.ddt) != 2)
+        return false;
+    const node_t &inner = p.nodes.back();
+    bool a_lines = false; // the A node's dst rows whole lines apart
+    for (const auto &nd : p.nodes)
+        if (nd.is == 1 && nd.os * 2 % 64 == 0) a_lines = true;
+    return inner.os == 1 && inner.is * 2 >= 4096 && a_lines
+           && size_t(p.nelems()) * 4 >= nt_tiles_threshold_bytes;
 }
 
 bool jit_ymm_b16_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa) {
@@ -5968,6 +6056,13 @@ void jit_reorder_desc_init(
     d.pad_b = jit_pad_b_tiles(d, p, kp);
     if (jit_ymm_f32_line_pairs(d, isa, nt_lines)) d.f32_lines = d.nt = true;
     d.ymm_small = jit_ymm_small_tiles(d, isa);
+    d.ymm_small_lines = d.ymm_small && jit_ymm_small_lines(d, bytes);
+    if (d.ymm_small_lines) {
+        static const bool stream = getenv_int("RELAYOUT_JIT_YMM_LINES", 1) != 2; // knob
+        d.nt = stream && bytes >= nt_tiles_threshold_bytes && p.beta == 0.f;
+        for (int l = 0; l < d.nloops; ++l)
+            if (d.loop_os[l] * dsz % 64 != 0) d.nt = false;
+    }
     d.ymm_narrow = jit_ymm_narrow_rows(d, isa);
     if (d.ymm_narrow) {
         // whole lines, streamed when large (where the baked loops step by

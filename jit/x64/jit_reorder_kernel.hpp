@@ -107,6 +107,10 @@ struct jit_reorder_desc_t {
     // ymm, transposed within the 128-bit lanes; the element size, 0: none.
     // See jit_ymm_small_tiles.
     int ymm_small;
+    // ... whose full groups (4 A tiles x a dst line of B lanes) write
+    // their dst rows into a stack stage first, then as whole lines,
+    // streamed when desc.nt. See jit_ymm_small_lines.
+    bool ymm_small_lines;
     // AVX2 conversions to bf16 (32 lanes) or s8 / u8 (64) of transposes
     // whose src rows are far apart (nchw -> nhwc): full tiles of 8 A
     // positions x this many B lanes (one dst line), converted along A and
@@ -478,6 +482,15 @@ bool jit_ymm_b16_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa);
 // bytes: 4i interleaves) whose B lanes are adjacent in the dst, with a
 // full tile's worth of A and B; 0 otherwise.
 int jit_ymm_small_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa);
+// desc.ymm_small_lines of a transpose on those tiles (without compensation,
+// dst rows whole lines apart, a full group per call) of `bytes` (src +
+// dst): streamed sizes, or dst rows packed into few L1 sets. Knob
+// RELAYOUT_JIT_YMM_LINES=0: off (2: staged, never streamed).
+bool jit_ymm_small_lines(const jit_reorder_desc_t &d, size_t bytes);
+// AVX2 2-byte bit copies whose far src rows take 16 B lanes per call:
+// a dst line's 32 when the problem is large enough for whole streamed
+// lines (jit_ymm_small_lines).
+bool jit_ymm_word_lines(cpu_isa_t isa, const plan_t &p);
 
 // desc.ymm_narrow (0: none): AVX2 value conversions of a 4-byte src to
 // bf16 (32 lanes) or s8 / u8 (64) whose scales do not change along A,

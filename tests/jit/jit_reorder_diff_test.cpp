@@ -2230,6 +2230,57 @@ TEST(jit_reorder, YmmSmallTiles) {
     }
 }
 
+// ... whose groups of a dst line of B lanes are staged and go out as
+// whole lines (desc.ymm_small_lines: transposes without compensation, dst
+// rows whole lines apart, streamed sizes or dst rows packed more than 16
+// to an L1 set): taken on AVX2 only, for dst rows 4 KiB apart (u8 rows
+// there had gone to the 8x8 dword tiles), not for a pitch half a line
+// off, nor for cached dsts of other pitches, nor below a group (A < 64
+// bytes of rows); bit-exact with partial A groups and B lines (the single
+// tiles and edges after them), odd src strides, and large ones, streamed
+// (bf16 far rows: calls of a dst line's 32 lanes).
+TEST(jit_reorder, YmmSmallLines) {
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        const bool y = isa == cpu_isa_t::avx2;
+        for (data_type_t dt : { relayout_u8, relayout_bf16 }) {
+            const dim_t e = (dim_t)data_type_size(dt), pitch = 4096 / e;
+            for (dim_t m : { pitch, pitch - 64 / e - 13 })
+                for (dim_t k : { 32, 64, 100, 131 }) {
+                    jit_case_t c = jit_case_t::of({ m, k }, dt, dt, "ab", "ba");
+                    c.dstrides = { 1, pitch };
+                    EXPECT_EQ(desc_of(c, isa).ymm_small_lines, y && k * e >= 64) << c.str();
+                    EXPECT_TRUE(run_jit_case(c, isa));
+                    c.sstrides = { k + 3, 1 };
+                    EXPECT_TRUE(run_jit_case(c, isa));
+                    c.dstrides = { 1, pitch + 32 / e }; // (half a line on: not taken)
+                    EXPECT_FALSE(desc_of(c, isa).ymm_small_lines) << c.str();
+                    EXPECT_TRUE(run_jit_case(c, isa));
+                    c.dims[0] = 192 / e; // (cached, 3 lines apart: not taken)
+                    c.dstrides = { 1, 192 / e };
+                    EXPECT_FALSE(desc_of(c, isa).ymm_small_lines) << c.str();
+                    EXPECT_TRUE(run_jit_case(c, isa));
+                }
+            for (dim_t c_ : { 64, 256 }) {
+                jit_case_t c = jit_case_t::of({ 2, c_, 64, 64 }, dt, dt, "nhwc", "nchw");
+                EXPECT_EQ(desc_of(c, isa).ymm_small_lines, y) << c.str();
+                EXPECT_TRUE(run_jit_case(c, isa));
+            }
+        }
+        // streamed (src + dst of 32 MiB and more), with A and B edges
+        for (data_type_t dt : { relayout_s8, relayout_bf16 }) {
+            jit_case_t c = jit_case_t::of({ 4096 + 64 + 16 + 3, 4096 + 5 }, dt, dt, "ab", "ba");
+            c.dstrides = { 1, 4096 + 128 };
+            const auto d = desc_of(c, isa);
+            EXPECT_EQ(d.ymm_small_lines && d.nt, y) << c.str();
+            if (y && dt == relayout_bf16) {
+                EXPECT_EQ(d.n[1], 32) << c.str();
+            }
+            EXPECT_TRUE(run_jit_case(c, isa));
+        }
+    }
+}
+
 // ... with the compensation (AVX2, 4-lane groups of 4i interleaves: the
 // tiles sum each group's bytes, the edges each lane's): s8s8, zero points
 // and both; A of whole tiles, with an edge (5x5, 4x5: 25, 20), B padded
@@ -2423,7 +2474,12 @@ TEST(jit_reorder, TilesStreamFromL3) {
     run_byte_rule_cases(cases, [](const jit_case_t &c, cpu_isa_t isa, bool z) {
         const x64::jit_reorder_desc_t d = desc_of(c, isa);
         const bool z512 = isa == cpu_isa_t::avx512_core;
-        EXPECT_EQ(d.nt, z) << c.str();
+        // (AVX2: the staged lines stream from the same size)
+        size_t bytes = 2 * data_type_size(c.sdt);
+        for (dim_t n : c.dims)
+            bytes *= (size_t)n;
+        EXPECT_EQ(d.nt, z512 ? z : d.ymm_small_lines && bytes >= x64::nt_tiles_threshold_bytes)
+                << c.str();
         EXPECT_EQ(d.byte_pfw, z512 && !z ? 4 : 0) << c.str();
     });
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
@@ -2442,7 +2498,7 @@ TEST(jit_reorder, TilesStreamFromL3) {
                 EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
                 const x64::jit_reorder_desc_t d = desc_of(c, isa);
                 EXPECT_EQ(d.word_tile || d.word_pair, z512) << c.str();
-                EXPECT_EQ(d.nt, z512 && wc.rule) << c.str();
+                EXPECT_EQ(d.nt, z512 ? wc.rule : wc.rule && d.ymm_small_lines) << c.str();
             }
         }
     }
@@ -2732,8 +2788,9 @@ TEST(jit_reorder, WordTiles) {
             c.stag = "ab";
             c.dtag = "ba";
             EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
-            // (Dst rows whole lines apart: two B tiles, jit_word_rows64.)
-            EXPECT_EQ(b_per_call(c, isa), z ? (dims[0] == 4096 ? 64 : 32) : 16) << c.str();
+            // (Dst rows whole lines apart: two B tiles, jit_word_rows64;
+            // AVX2: a dst line's 32 lanes, jit_ymm_word_lines.)
+            EXPECT_EQ(b_per_call(c, isa), dims[0] == 4096 ? (z ? 64 : 32) : z ? 32 : 16) << c.str();
             // Dst rows of 4095 bf16 (not whole lines apart) store cached and
             // prefetch the next A tile's dst lines for writing.
             x64::jit_reorder_desc_t d;
@@ -2751,7 +2808,7 @@ TEST(jit_reorder, WordTiles) {
             x64::jit_reorder_desc_t d;
             ASSERT_NO_FATAL_FAILURE(desc_of(c, isa, d));
             EXPECT_EQ(d.word_tile || d.word_pair, z) << c.str();
-            EXPECT_EQ(d.nt, z) << c.str();
+            EXPECT_EQ(d.nt, z || d.ymm_small_lines) << c.str(); // (AVX2: staged lines)
             // nhwc dst rows of 66 channels: 132 bytes apart.
             EXPECT_EQ(x64::jit_word_dst_prefetch(d), z && c.dtag == "nhwc" ? 1 : 0) << c.str();
             if (z && c.stag != "nChw16c" && c.dtag != "nChw16c") {
