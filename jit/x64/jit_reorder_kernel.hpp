@@ -423,8 +423,8 @@ void jit_word_tile_params(cpu_isa_t isa, const plan_t &p, kernel_plan_params_t &
 // far ahead whose dst lines each word tile prefetches for writing
 // (prefetchw; 0: none).
 int jit_word_dst_prefetch(const jit_reorder_desc_t &d);
-// Whether the byte, word or word pair tiles of a desc (its tile flags set)
-// stream their whole-line dst rows from src + dst of the L3's size on
+// Whether the byte, word or word pair tiles or the byte quads of a desc
+// (its tile flags set) stream their whole-line dst rows from src + dst of the L3's size on
 // (below nt_threshold_bytes; knob RELAYOUT_JIT_TILE_NT=0: off).
 bool jit_tiles_stream_from_l3(const jit_reorder_desc_t &d, const plan_t &p);
 // Large AVX-512 4-byte bit-copy transposes whose dst rows are not whole

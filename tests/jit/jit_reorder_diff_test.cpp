@@ -749,6 +749,32 @@ TEST(jit_reorder, QuadBytes) {
     }
 }
 
+// Byte quads stream from the byte tiles' size on (jit_tiles_stream_from_l3:
+// src + dst of 32 MiB, below nt_threshold_bytes): 4104 channels (a padded
+// last block: its edge calls take the usual tiles) and 2064 (whole
+// blocks) of 64 x 64, bit-exact through the streamed stores; the desc
+// streams them, and not 8 MB.
+TEST(jit_reorder, QuadBytesStreamed) {
+    if (!x64::isa_allowed(cpu_isa_t::avx512_core)) GTEST_SKIP() << "no AVX-512";
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    int n = 0;
+    for (const auto &dims :
+            { std::vector<dim_t>{ 1, 4104, 64, 64 }, std::vector<dim_t>{ 2, 2064, 64, 64 } }) {
+        const data_type_t dt = n == 0 ? relayout_u8 : relayout_s8;
+        jit_case_t c = jit_case_t::of(dims, dt, dt, "nchw", "nChw16c");
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        x64::jit_reorder_desc_t d;
+        ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+        EXPECT_TRUE(d.quad_bytes) << c.str();
+        EXPECT_TRUE(d.nt) << c.str();
+    }
+    jit_case_t c = jit_case_t::of({ 2, 256, 64, 64 }, relayout_u8, relayout_u8, "nchw", "nChw16c");
+    x64::jit_reorder_desc_t d;
+    ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+    EXPECT_TRUE(d.quad_bytes) << c.str();
+    EXPECT_FALSE(d.nt) << c.str();
+}
+
 // A bit copy of type `dt` from a case table's row (dims, tags, strides).
 template <typename Row>
 jit_case_t case_of(const Row &r, data_type_t dt) {
