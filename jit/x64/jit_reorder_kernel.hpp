@@ -462,9 +462,12 @@ bool jit_far_rows_pair(cpu_isa_t isa, const plan_t &p);
 // calls of far_block_a A positions (one KiB of each src row) x
 // far_block_b B rows (512 bytes of each dst row), and each full tile
 // prefetches one src row of the next call's block into L2, the rows in
-// order (desc.pf_rows). Knob RELAYOUT_JIT_FAR_BLOCKS=0: off.
+// order (desc.pf_rows). Not on Intel CPUs (the pairs were faster there):
+// jit_far_rows_blocks_on, knob RELAYOUT_JIT_FAR_BLOCKS (0 / 1: off / on
+// on any CPU).
 constexpr dim_t far_block_a = 256, far_block_b = 128;
 bool jit_far_rows_blocks(cpu_isa_t isa, const plan_t &p);
+bool jit_far_rows_blocks_on();
 // ... and the transpose plane (elements per call, kernel_plan_params_t::
 // tile_plane) of those pairs: 64 Ki, A of 2048 positions per call (the
 // others: 32 Ki). Knob RELAYOUT_JIT_FAR_PLANE (elements).

@@ -5,6 +5,7 @@
 #include "jit_test_utils.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "jit/x64/cpu_isa.hpp"
 #include "jit/x64/jit_generator.hpp"
@@ -861,7 +862,9 @@ TEST(jit_reorder, FarSrcRowsPairsPrefetch) {
 // (dst rows 4 KiB apart) under an image node; s32 and f32, and a
 // per-channel scale (a conversion: not the rule). Dst rows not whole
 // lines apart keep the pairs. Bit-exact; the plan and the desc must take
-// the rule on AVX-512 bit copies only.
+// the rule on AVX-512 bit copies only, and on CPUs that take the blocks
+// (not Intel, unless RELAYOUT_JIT_FAR_BLOCKS=1: ctest runs this test both
+// ways, see tests/jit/CMakeLists.txt).
 TEST(jit_reorder, FarRowBlocksPrefetch) {
     const std::vector<far_case_t> cases = {
         { { 3008, 2200 }, "ab", "ba", {}, {}, true },
@@ -871,8 +874,9 @@ TEST(jit_reorder, FarRowBlocksPrefetch) {
     };
     run_far_cases(
             cases, [](cpu_isa_t isa, const jit_case_t &c, const plan_t &p, const kernel_plan_t &kp,
-                           const x64::jit_reorder_desc_t &d, bool z) {
+                           const x64::jit_reorder_desc_t &d, bool rule) {
                 const bool zmm = isa == cpu_isa_t::avx512_core;
+                const bool z = rule && x64::jit_far_rows_blocks_on();
                 const dim_t row = p.nodes.back().is * 4; // B src row pitch, bytes
                 if (zmm) {
                     EXPECT_EQ(kp.micro[0].n, z ? 256 : 2048) << c.str();
@@ -885,6 +889,17 @@ TEST(jit_reorder, FarRowBlocksPrefetch) {
                 }
                 EXPECT_TRUE(d.nt) << c.str();
             });
+}
+
+// The far-row blocks are off on Intel CPUs and on elsewhere, unless the
+// knob says otherwise.
+TEST(jit_reorder, FarRowBlocksVendor) {
+    const char *knob = std::getenv("RELAYOUT_JIT_FAR_BLOCKS");
+    if (knob) {
+        EXPECT_EQ(x64::jit_far_rows_blocks_on(), std::atoi(knob) != 0);
+    } else {
+        EXPECT_EQ(x64::jit_far_rows_blocks_on(), !x64::cpu_is_intel());
+    }
 }
 
 // Large f32 nhwc -> nchw (B src rows 128 B to under a page apart, A of 32
