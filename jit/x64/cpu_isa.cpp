@@ -86,6 +86,10 @@ bool cpu_has(cpu_isa_t isa) {
     return false;
 }
 
+bool cpu_is_intel() {
+    return cpu().has(Xbyak::util::Cpu::tINTEL);
+}
+
 bool isa_allowed(cpu_isa_t isa) {
     if (!cpu_has(isa)) return false;
     return cap_allows((relayout_cpu_isa_t)cap(), isa);

@@ -34,6 +34,8 @@ inline bool cap_allows(relayout_cpu_isa_t cap, cpu_isa_t isa) {
 const char *isa2str(cpu_isa_t isa);
 // What the CPU supports (ignoring caps).
 bool cpu_has(cpu_isa_t isa);
+// Whether the CPU is an Intel one (rules tuned on one vendor only).
+bool cpu_is_intel();
 // Whether kernels may use `isa` now (CPU support and caps).
 bool isa_allowed(cpu_isa_t isa);
 // The best ISA allowed now.

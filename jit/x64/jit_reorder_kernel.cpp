@@ -5745,7 +5745,7 @@ bool jit_tiles_stream_from_l3(const jit_reorder_desc_t &d, const plan_t &p) {
             || bytes < nt_tiles_threshold_bytes)
         return false;
     const bool whole_rows = (d.byte_tile || d.word_tile) && d.os[0] * dsz % 64 == 0;
-    return whole_rows || d.word_pair;
+    return whole_rows || d.word_pair || d.quad_bytes;
 }
 
 int jit_word_dst_prefetch(const jit_reorder_desc_t &d) {
@@ -5852,9 +5852,21 @@ bool jit_far_rows_pair(cpu_isa_t isa, const plan_t &p) {
 // tile's loads, prefetcht0 or t2 (all within the noise). Knob
 // RELAYOUT_JIT_FAR_BLOCKS=0: the pairs of 2048 A positions
 // (jit_far_rows_pair_plane) as before.
+//
+// Not on Intel (Xeon, 2 cores of a KVM guest, 4 KiB pages), where the
+// pairs were ahead: reorder_bench, 2 threads, ab -> ba, knob on / off,
+// interleaved rounds on a busy machine (load 7-11), x oneDNN (% of a
+// copy): 8192^2 3.55 / 3.90 / 3.59 / 3.72 / 3.61 / 3.83 -> 4.71 / 4.13 /
+// 4.45 / 4.15 / 4.29 / 4.18 (60-72 -> 62-75), 4096^2 3.33 / 3.39 / 3.22
+// -> 4.51 / 4.29 / 3.87, 4096 x 8192 4.31 / 3.74 / 3.53 -> 4.17 / 4.98 /
+// 4.13. Knob values: 1 on, 0 off, unset: by vendor (jit_far_rows_blocks_on).
+bool jit_far_rows_blocks_on() {
+    static const int knob = getenv_int("RELAYOUT_JIT_FAR_BLOCKS", -1); // experiment knob
+    return knob < 0 ? !cpu_is_intel() : knob != 0;
+}
+
 bool jit_far_rows_blocks(cpu_isa_t isa, const plan_t &p) {
-    static const bool on = getenv_int("RELAYOUT_JIT_FAR_BLOCKS", 1) != 0; // experiment knob
-    if (!on || !jit_far_rows_pair(isa, p) || p.nodes.empty()) return false;
+    if (!jit_far_rows_blocks_on() || !jit_far_rows_pair(isa, p) || p.nodes.empty()) return false;
     // Dst rows (A positions) a page or more apart and whole lines apart
     // (not the line pairs of 8191 x 8192), B src rows a page or more apart.
     const node_t &inner = p.nodes.back();
@@ -6014,6 +6026,11 @@ void jit_reorder_desc_init(
     // gained 44 -> 76.
     d.quad_a = quad_on && jit_quad_a(d) && (d.nt || bytes <= quad_cached_max_bytes);
     d.quad_bytes = jit_quad_bytes(d);
+    // They stream from the byte tiles' size on, as the byte tiles do: u8
+    // 16x256x64x64, 2 threads, 87 -> 107% of a copy on Zen 5; on a Xeon
+    // (480 MiB L3, busy, 6 interleaved rounds) x oneDNN u8 1.19 -> 1.34,
+    // s8 1.18 -> 1.24 (medians).
+    if (d.quad_bytes && jit_tiles_stream_from_l3(d, p)) d.nt = true;
     d.narrow_pf = narrow_rows_pf(d, jit_narrow_rows_lanes(isa, p));
     static const int flat_bytes_on = getenv_int("RELAYOUT_JIT_FLAT_BYTES", 1); // experiment knob
     d.flat_bytes = flat_bytes_on ? jit_flat_bytes(d, kp) : 0;

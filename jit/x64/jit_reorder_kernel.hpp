@@ -427,8 +427,8 @@ void jit_word_tile_params(cpu_isa_t isa, const plan_t &p, kernel_plan_params_t &
 // far ahead whose dst lines each word tile prefetches for writing
 // (prefetchw; 0: none).
 int jit_word_dst_prefetch(const jit_reorder_desc_t &d);
-// Whether the byte, word or word pair tiles of a desc (its tile flags set)
-// stream their whole-line dst rows from src + dst of the L3's size on
+// Whether the byte, word or word pair tiles or the byte quads of a desc
+// (its tile flags set) stream their whole-line dst rows from src + dst of the L3's size on
 // (below nt_threshold_bytes; knob RELAYOUT_JIT_TILE_NT=0: off).
 bool jit_tiles_stream_from_l3(const jit_reorder_desc_t &d, const plan_t &p);
 // Large AVX-512 4-byte bit-copy transposes whose dst rows are not whole
@@ -466,9 +466,12 @@ bool jit_far_rows_pair(cpu_isa_t isa, const plan_t &p);
 // calls of far_block_a A positions (one KiB of each src row) x
 // far_block_b B rows (512 bytes of each dst row), and each full tile
 // prefetches one src row of the next call's block into L2, the rows in
-// order (desc.pf_rows). Knob RELAYOUT_JIT_FAR_BLOCKS=0: off.
+// order (desc.pf_rows). Not on Intel CPUs (the pairs were faster there):
+// jit_far_rows_blocks_on, knob RELAYOUT_JIT_FAR_BLOCKS (0 / 1: off / on
+// on any CPU).
 constexpr dim_t far_block_a = 256, far_block_b = 128;
 bool jit_far_rows_blocks(cpu_isa_t isa, const plan_t &p);
+bool jit_far_rows_blocks_on();
 // ... and the transpose plane (elements per call, kernel_plan_params_t::
 // tile_plane) of those pairs: 64 Ki, A of 2048 positions per call (the
 // others: 32 Ki). Knob RELAYOUT_JIT_FAR_PLANE (elements).

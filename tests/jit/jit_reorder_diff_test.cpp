@@ -5,6 +5,7 @@
 #include "jit_test_utils.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "jit/x64/cpu_isa.hpp"
 #include "jit/x64/jit_generator.hpp"
@@ -749,6 +750,32 @@ TEST(jit_reorder, QuadBytes) {
     }
 }
 
+// Byte quads stream from the byte tiles' size on (jit_tiles_stream_from_l3:
+// src + dst of 32 MiB, below nt_threshold_bytes): 4104 channels (a padded
+// last block: its edge calls take the usual tiles) and 2064 (whole
+// blocks) of 64 x 64, bit-exact through the streamed stores; the desc
+// streams them, and not 8 MB.
+TEST(jit_reorder, QuadBytesStreamed) {
+    if (!x64::isa_allowed(cpu_isa_t::avx512_core)) GTEST_SKIP() << "no AVX-512";
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    int n = 0;
+    for (const auto &dims :
+            { std::vector<dim_t>{ 1, 4104, 64, 64 }, std::vector<dim_t>{ 2, 2064, 64, 64 } }) {
+        const data_type_t dt = n == 0 ? relayout_u8 : relayout_s8;
+        jit_case_t c = jit_case_t::of(dims, dt, dt, "nchw", "nChw16c");
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        x64::jit_reorder_desc_t d;
+        ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+        EXPECT_TRUE(d.quad_bytes) << c.str();
+        EXPECT_TRUE(d.nt) << c.str();
+    }
+    jit_case_t c = jit_case_t::of({ 2, 256, 64, 64 }, relayout_u8, relayout_u8, "nchw", "nChw16c");
+    x64::jit_reorder_desc_t d;
+    ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+    EXPECT_TRUE(d.quad_bytes) << c.str();
+    EXPECT_FALSE(d.nt) << c.str();
+}
+
 // A bit copy of type `dt` from a case table's row (dims, tags, strides).
 template <typename Row>
 jit_case_t case_of(const Row &r, data_type_t dt) {
@@ -835,7 +862,9 @@ TEST(jit_reorder, FarSrcRowsPairsPrefetch) {
 // (dst rows 4 KiB apart) under an image node; s32 and f32, and a
 // per-channel scale (a conversion: not the rule). Dst rows not whole
 // lines apart keep the pairs. Bit-exact; the plan and the desc must take
-// the rule on AVX-512 bit copies only.
+// the rule on AVX-512 bit copies only, and on CPUs that take the blocks
+// (not Intel, unless RELAYOUT_JIT_FAR_BLOCKS=1: ctest runs this test both
+// ways, see tests/jit/CMakeLists.txt).
 TEST(jit_reorder, FarRowBlocksPrefetch) {
     const std::vector<far_case_t> cases = {
         { { 3008, 2200 }, "ab", "ba", {}, {}, true },
@@ -845,8 +874,9 @@ TEST(jit_reorder, FarRowBlocksPrefetch) {
     };
     run_far_cases(
             cases, [](cpu_isa_t isa, const jit_case_t &c, const plan_t &p, const kernel_plan_t &kp,
-                           const x64::jit_reorder_desc_t &d, bool z) {
+                           const x64::jit_reorder_desc_t &d, bool rule) {
                 const bool zmm = isa == cpu_isa_t::avx512_core;
+                const bool z = rule && x64::jit_far_rows_blocks_on();
                 const dim_t row = p.nodes.back().is * 4; // B src row pitch, bytes
                 if (zmm) {
                     EXPECT_EQ(kp.micro[0].n, z ? 256 : 2048) << c.str();
@@ -859,6 +889,17 @@ TEST(jit_reorder, FarRowBlocksPrefetch) {
                 }
                 EXPECT_TRUE(d.nt) << c.str();
             });
+}
+
+// The far-row blocks are off on Intel CPUs and on elsewhere, unless the
+// knob says otherwise.
+TEST(jit_reorder, FarRowBlocksVendor) {
+    const char *knob = std::getenv("RELAYOUT_JIT_FAR_BLOCKS");
+    if (knob) {
+        EXPECT_EQ(x64::jit_far_rows_blocks_on(), std::atoi(knob) != 0);
+    } else {
+        EXPECT_EQ(x64::jit_far_rows_blocks_on(), !x64::cpu_is_intel());
+    }
 }
 
 // Large f32 nhwc -> nchw (B src rows 128 B to under a page apart, A of 32
