@@ -166,6 +166,9 @@ private:
     }
 
     bool value_path() const { return !d_.bit_copy; }
+    // AVX2 (ymm tiles, not AVX-512's xmm mode): f32 -> bf16 rounded in
+    // integers (finalize_lanes), without the multiply by 1 before it.
+    bool ymm_bf16_int() const { return !z_ && d_.ddt == relayout_bf16 && !bf16_ne_; }
 
     // ---- element loads and stores -----------------------------------------
     // Loads lanes of `dt` at `a` (memory, or a register holding them packed)
@@ -333,13 +336,14 @@ private:
         const Xmm t0 = tmp(0), t1 = tmp(1);
         if (d_.src_zp != 0.f) with_cst(c_szp_, [&](const Operand &c) { vsubps(v, v, c); });
         // The reference always multiplies by the src scale (1 when absent):
-        // exact, but it quiets a signalling NaN, so keep it.
+        // exact, but it quiets a signalling NaN, so keep it (not before the
+        // AVX2 bf16 rounding: it quiets NaN itself).
         if (d_.src_scale && !ssc_vec_ && ssc_reg_ >= 0) {
             vmulps(v, vr(ssc_reg_), v);
         } else if (d_.src_scale) {
             load_scale(t0, io.ssc, ssc_vec_, io.k);
             vmulps(v, t0, v);
-        } else {
+        } else if (!ymm_bf16_int()) {
             with_cst(c_onef_, [&](const Operand &c) { vmulps(v, v, c); });
         }
         if (d_.beta != 0.f) {
@@ -385,6 +389,17 @@ private:
             const Xmm t0 = tmp(2), t1 = tmp(3);
             if (z_ && !xmm_mode_) {
                 bf16_round_int(t0, v, v);
+            } else if (ymm_bf16_int()) {
+                // AVX2: NaN quieted before the one shift (v | 0x00400000).
+                vpsrld(t0, v, 16);
+                with_cst(c_one_, [&](const Operand &c) { vpand(t0, t0, c); });
+                with_cst(c_7fff_, [&](const Operand &c) { vpaddd(t0, t0, c); });
+                vpaddd(t0, t0, v);
+                const Xmm m = tmp(4);
+                vcmpps(m, v, v, 3);
+                with_cst(c_qnan_, [&](const Operand &c) { vpor(t1, v, c); });
+                vblendvps(v, t0, t1, m);
+                vpsrld(v, v, 16);
             } else {
                 vpsrld(t0, v, 16);
                 with_cst(c_one_, [&](const Operand &c) { vpand(t0, t0, c); });
@@ -1400,7 +1415,7 @@ void reorder_gen_t::hoist_invariants(bool scales) {
     }
     const Label *cand[8];
     int n = 0;
-    if (!d_.src_scale) cand[n++] = &c_onef_;
+    if (!d_.src_scale && !ymm_bf16_int()) cand[n++] = &c_onef_;
     if (d_.src_zp != 0.f) cand[n++] = &c_szp_;
     if (d_.dst_zp != 0.f) cand[n++] = &c_dzp_;
     if (d_.scale_adjust != 1.f) cand[n++] = &c_sa_;
@@ -1410,7 +1425,7 @@ void reorder_gen_t::hoist_invariants(bool scales) {
     } else if (d_.ddt == relayout_bf16 && !bf16_ne_) {
         cand[n++] = &c_one_;
         cand[n++] = &c_7fff_;
-        cand[n++] = z_ ? &c_qnan_ : &c_40_;
+        cand[n++] = &c_qnan_;
     }
     nhoisted_ = 0;
     for (int i = 0; i < n && r <= last; ++i) {

@@ -3537,6 +3537,26 @@ TEST(jit_reorder, AvxBlocksInner) {
     EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
 }
 
+// Not under B's own blocks (ab -> ba, src rows of 16 KiB: the B blocks
+// jump pages): they stay the innermost driver node, so consecutive calls
+// continue each dst row and the AVX2 f32 line pairs carry the rows from
+// call to call (A = 4100: blocks of 2048 and a last one of 4; B = 1601
+// and 1603: dst rows 1601 / 1603 elements apart, not whole lines, a last
+// B call of 1 / 3 lanes; 52 MB: streamed). Bit-exact.
+TEST(jit_reorder, AvxBlocksInnerNotUnderB) {
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
+    for (dim_t rows : { 1601, 1603 }) {
+        const jit_case_t c = jit_case_t::of({ rows, 4100 }, relayout_f32, relayout_f32, "ab", "ba");
+        std::string kplan;
+        case_kplan(c, isa, kplan);
+        const std::string last = kplan.substr(kplan.rfind('['));
+        EXPECT_NE(last.find(" d0*16 /1"), std::string::npos) << c.str() << ": " << kplan;
+        EXPECT_TRUE(desc_of(c, isa).f32_lines) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
+}
+
 // AVX2 8x16 tiles whose B src rows are near (nhwc -> nchw, nChw32c ->
 // nchw): calls without edges run B-outer with an L2 prefetch of the next
 // B tile (desc.ymm_b16_pf); calls with edges (hw = 40000: the last B
