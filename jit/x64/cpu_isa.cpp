@@ -98,6 +98,10 @@ cpu_isa_t effective_isa() {
     return cpu_isa_t::none;
 }
 
+bool cpu_is_intel() {
+    return cpu().has(Xbyak::util::Cpu::tINTEL);
+}
+
 } // namespace x64
 } // namespace impl
 } // namespace relayout

@@ -38,6 +38,8 @@ bool cpu_has(cpu_isa_t isa);
 bool isa_allowed(cpu_isa_t isa);
 // The best ISA allowed now.
 cpu_isa_t effective_isa();
+// Whether the CPU is an Intel one (tuning choices measured on one vendor only).
+bool cpu_is_intel();
 
 } // namespace x64
 } // namespace impl
