@@ -336,14 +336,14 @@ private:
         const Xmm t0 = tmp(0), t1 = tmp(1);
         if (d_.src_zp != 0.f) with_cst(c_szp_, [&](const Operand &c) { vsubps(v, v, c); });
         // The reference always multiplies by the src scale (1 when absent):
-        // exact, but it quiets a signalling NaN, so keep it (not before the
-        // AVX2 bf16 rounding: it quiets NaN itself).
+        // exact, but it quiets a signalling NaN, so keep it where the bits
+        // of a NaN reach the dst and nothing else quiets it (onef_multiply).
         if (d_.src_scale && !ssc_vec_ && ssc_reg_ >= 0) {
             vmulps(v, vr(ssc_reg_), v);
         } else if (d_.src_scale) {
             load_scale(t0, io.ssc, ssc_vec_, io.k);
             vmulps(v, t0, v);
-        } else if (!ymm_bf16_int()) {
+        } else if (onef_multiply()) {
             with_cst(c_onef_, [&](const Operand &c) { vmulps(v, v, c); });
         }
         if (d_.beta != 0.f) {
@@ -366,6 +366,14 @@ private:
         if (d_.scale_adjust != 1.f) with_cst(c_sa_, [&](const Operand &c) { vmulps(v, v, c); });
         finalize_lanes(vi);
     }
+
+    // Whether the pipeline multiplies by a missing src scale's 1: not for
+    // integer dsts, whose clamps and vcvtps2dq treat a signalling NaN as a
+    // quiet one (NaN -> lo) and every other value of x * 1 as x, in any
+    // MXCSR mode (a denormal converts to 0 flushed or not); nor before the
+    // AVX2 bf16 integer rounding, which quiets NaN itself. One instruction
+    // and one constant load fewer per vector.
+    bool onef_multiply() const { return !is_int(d_.ddt) && !ymm_bf16_int(); }
 
     // f32 -> the 32-bit lane form store_lanes expects.
     void finalize_lanes(int vi) {
@@ -1415,7 +1423,7 @@ void reorder_gen_t::hoist_invariants(bool scales) {
     }
     const Label *cand[8];
     int n = 0;
-    if (!d_.src_scale && !ymm_bf16_int()) cand[n++] = &c_onef_;
+    if (!d_.src_scale && onef_multiply()) cand[n++] = &c_onef_;
     if (d_.src_zp != 0.f) cand[n++] = &c_szp_;
     if (d_.dst_zp != 0.f) cand[n++] = &c_dzp_;
     if (d_.scale_adjust != 1.f) cand[n++] = &c_sa_;
@@ -5343,9 +5351,14 @@ namespace {
 // 75 -> 79, 82 -> 89, 87 -> 92 (single-thread 88-92 -> 95); 128 rows
 // lost (to 69-89), and so did 128 rows of 1-byte dsts (s8: 88-100 ->
 // 83-91) and 64 rows cached (4x256x64x64 single-thread: 63 -> 47); bf16
-// srcs were even. Experiment knob RELAYOUT_JIT_NARROW_FAR2=0: off.
+// srcs were even. Not on Intel: there the 64 rows (64 pages, 16 KiB
+// apart, per A tile) ran at about half the speed of 32 (Xeon, 2 threads,
+// reorder_bench, knob on / off, interleaved, % of a copy: bf16 44-55 ->
+// 82-99, f16 57-60 -> 86-89; ARCHITECTURE §11). Experiment knob
+// RELAYOUT_JIT_NARROW_FAR2: 0 off, 1 on except on Intel, 2 on.
 dim_t narrow_far_rows_lanes(const plan_t &p, dim_t lanes, size_t bytes) {
-    static const bool two = getenv_int("RELAYOUT_JIT_NARROW_FAR2", 1) != 0;
+    static const int knob = getenv_int("RELAYOUT_JIT_NARROW_FAR2", 1);
+    static const bool two = knob == 2 || (knob == 1 && !cpu_is_intel());
     if (two && lanes == 32 && data_type_size(p.sdt) == 4 && bytes >= nt_threshold_bytes)
         return 2 * lanes;
     return lanes;

@@ -523,7 +523,8 @@ TEST(jit_reorder, NarrowRows) {
                 }
             }
         // Far rows (nchw -> nhwc) of f32 to 2- and 1-byte dsts, streamed
-        // (51-52 MB). 2-byte: calls of two row tiles (64 channels; 80 = a
+        // (51-52 MB). 2-byte: calls of two row tiles (one on Intel,
+        // narrow_far_rows_lanes) (64 channels; 80 = a
         // call of 64 and one of 16 edge lanes, 48 = a row tile and 16 edge
         // lanes in one call), A tails of 4 and 9 positions; 1-byte: calls
         // of a row tile, 192 channels = three calls, 200 a B edge of 8
@@ -546,7 +547,12 @@ TEST(jit_reorder, NarrowRows) {
                 if (isa != cpu_isa_t::avx512_core) continue;
                 std::string kplan;
                 ASSERT_NO_FATAL_FAILURE(case_kplan(c, isa, kplan));
-                EXPECT_NE(kplan.find(f.dims[1] == 48 ? " B[48 " : " B[64 "), std::string::npos)
+                // (2-byte dsts on Intel: calls of one row tile, 32 channels)
+                const bool one = data_type_size(ddt) == 2 && x64::cpu_is_intel();
+                EXPECT_NE(kplan.find(one               ? " B[32 "
+                                     : f.dims[1] == 48 ? " B[48 "
+                                                       : " B[64 "),
+                        std::string::npos)
                         << c.str() << ": " << kplan;
                 EXPECT_NE(kplan.find(" A[4096 1 "), std::string::npos) << c.str() << ": " << kplan;
             }
@@ -1077,6 +1083,62 @@ TEST(jit_reorder, Bf16EveryPatternClass) {
         c.sdt = c.ddt = relayout_f32;
         ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
         EXPECT_NE(x64::jit_reorder_accept(p, isa, name), status_t::success);
+    }
+}
+
+// Integer dsts without a src scale skip the pipeline's multiply by 1
+// (onef_multiply): their clamps and conversion treat a signalling NaN as
+// a quiet one, so every class of f32 pattern (f32_pattern_classes:
+// signalling NaNs with payloads, denormals, infinities) converts
+// bit-exactly on each path that narrows to integers: the copy (tails,
+// streamed packs), short copies, the 16 x 16 tiles, narrow rows, A quads,
+// interleaves, the scalar strategy; without attributes, with zero points
+// and the sum; f32 and bf16 srcs. Float dsts keep the multiply: bf16 ->
+// f32 quiets the signalling NaNs as the reference does.
+TEST(jit_reorder, IntDstsWithoutOneMultiply) {
+    const std::vector<uint32_t> bits = f32_pattern_classes();
+    const dim_t nbits = (dim_t)bits.size();
+    std::vector<jit_case_t> shapes = {
+        jit_case_t::of({ nbits + 7 }, relayout_f32, relayout_s8, "a", "a"),
+        jit_case_t::of({ 2, 48, 4, 8 }, relayout_f32, relayout_s8, "nhwc", "nChw16c"),
+        jit_case_t::of({ 2, 37, 5, 7 }, relayout_f32, relayout_s8, "nchw", "nChw16c"),
+        jit_case_t::of({ 2, 48, 8, 8 }, relayout_f32, relayout_s8, "nchw", "nChw16c"),
+        jit_case_t::of({ 1, 70, 33, 3 }, relayout_f32, relayout_s8, "nchw", "nhwc"),
+        jit_case_t::of({ 1, 33, 8, 8 }, relayout_f32, relayout_s8, "nhwc", "nchw"),
+        jit_case_t::of({ 33, 32, 3, 3 }, relayout_f32, relayout_s8, "oihw", "OIhw4i16o4i"),
+    };
+    {
+        jit_case_t c = jit_case_t::of({ 9, 17 }, relayout_f32, relayout_s8, "", "");
+        c.sstrides = { 2 * 17 + 1, 2 };
+        c.dstrides = { 2, 2 * 9 + 3 };
+        shapes.push_back(c);
+    }
+    const size_t nsmall = shapes.size();
+    // Streamed (60 MB): the copy's saturating packs of whole lines.
+    shapes.push_back(jit_case_t::of({ 3, 1 << 22 }, relayout_f32, relayout_s8, "ab", "ab"));
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (size_t i = 0; i < shapes.size(); ++i)
+            for (data_type_t ddt : { relayout_s8, relayout_u8, relayout_s32 })
+                for (int variant = 0; variant < (i < nsmall ? 3 : 1); ++variant)
+                    for (data_type_t sdt : { relayout_f32, relayout_bf16 }) {
+                        if (i >= nsmall && (ddt != relayout_s8 || sdt != relayout_f32)) continue;
+                        jit_case_t c = shapes[i];
+                        c.src_bits = bits;
+                        c.sdt = sdt;
+                        c.ddt = ddt;
+                        if (variant == 1) c.src_zp = 3, c.dst_zp = -2;
+                        if (variant == 2) c.beta = 0.5f;
+                        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n)) << x64::isa2str(isa);
+                    }
+        for (size_t i = 0; i < nsmall; ++i) {
+            jit_case_t c = shapes[i];
+            c.src_bits = bits;
+            c.sdt = relayout_bf16;
+            c.ddt = relayout_f32;
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n)) << x64::isa2str(isa);
+        }
     }
 }
 
