@@ -4065,7 +4065,8 @@ void reorder_gen_t::gen_transpose_flat() {
     tb_ = W_;
     const int64_t nA = d_.n[0], isB = d_.is[1] * ssz_;
     const int64_t osL = d_.loop_os[d_.nloops - 1]; // the folded (innermost) loop
-    const bool nt = d_.nt && d_.os[0] * dsz_ % 64 == 0 && osL * dsz_ % 64 == 0;
+    // (Words: half-line rows, cached.)
+    const bool nt = d_.nt && dsz_ == 4 && d_.os[0] * dsz_ % 64 == 0 && osL * dsz_ % 64 == 0;
     auto dst_of = [&](int64_t k) { return ((k % nA) * d_.os[0] + (k / nA) * osL) * dsz_; };
     if (!z_) {
         for (int64_t j = 0; j < d_.flat_a / 8; ++j) {
@@ -4079,19 +4080,29 @@ void reorder_gen_t::gen_transpose_flat() {
         return;
     }
     if (d_.quad_ld) quad_tile_masks();
+    // (Words: 16-bit lanes zero-extended into the 32-bit tile, each src
+    // line two tiles' rows, each dst row half a line.)
+    const int64_t step = 16 * ssz_;
     for (int64_t j = 0; j < d_.flat_a / 16; ++j) {
         for (int b = 0; b < 16; ++b) {
-            if (d_.flat_pf) prefetcht1(ptr[r8 + b * isB + j * 64 + d_.flat_pf]);
+            const int64_t row = b * isB + j * step;
+            if (d_.flat_pf && j * step % 64 == 0) prefetcht1(ptr[r8 + row + d_.flat_pf]);
             if (d_.quad_ld)
-                quad_tile_row(b, r8 + b * isB + j * 64);
+                quad_tile_row(b, r8 + row);
+            else if (ssz_ == 4)
+                vmovups(Zmm(b), ptr[r8 + row]);
             else
-                vmovups(Zmm(b), ptr[r8 + b * isB + j * 64]);
+                load_lanes(b, ptr[r8 + row], nullptr, d_.sdt);
         }
         d_.quad_ld ? quad_tile_transpose() : transpose_tile();
         stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
             for (int a = 0; a < 16; ++a) {
                 const Address dst = ptr[r9 + dst_of(16 * j + a)];
-                stream ? vmovntps(dst, Zmm(a)) : vmovups(dst, Zmm(a));
+                if (value_path()) compute(a, lane_src_t{ dst, dst, dst, nullptr }); // (no scales)
+                if (dsz_ == 4)
+                    stream ? vmovntps(dst, Zmm(a)) : vmovups(dst, Zmm(a));
+                else
+                    store_lanes(a, dst, nullptr);
             }
         });
     }
@@ -5007,24 +5018,48 @@ dim_t jit_dst_stage_row(const jit_reorder_desc_t &d, const plan_t &p, const kern
     return row;
 }
 
+namespace {
+
+// The flattened short-A tiles of 16-bit bit copies (jit_flat_a_tiles).
+// Knob RELAYOUT_JIT_FLAT_A_WORDS=0: off.
+bool flat_a_words() {
+    static const bool on = getenv_int("RELAYOUT_JIT_FLAT_A_WORDS", 1) != 0; // experiment knob
+    return on;
+}
+
+} // namespace
+
 // 3x3 filters, oihw -> OIhw16i16o: A = 9 hw positions (src stride 1, dst
 // rows 1 KiB apart), the baked i loop 16 x (src 9, dst 16), B = 16 o rows
 // 72 KiB apart. The A tiles of 9 rows cost as much as full ones (16 per
 // call); flattened, the call is 9 full tiles. (Whole A tiles, 4x4: only
 // when large, see jit_reorder_desc_init.)
+//
+// Word weights (bf16 oihw -> OIhw16i16o 2x2, 3x3: A = 4, 9 hw), and f32
+// -> bf16 without scales: the same on AVX-512 (16-bit lanes of the usual
+// 16 x 16 tile, cached stores), where the usual tiles loaded 16 lanes of
+// each row for 4 or 9 values and stored 4 or 9 of the 16 transposed rows
+// per tile.
 dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d) {
     if (d.isa != cpu_isa_t::avx512_core && d.isa != cpu_isa_t::avx2) return 0;
     if (d.strategy != kernel_strategy_t::transpose) return 0;
-    if (!d.bit_copy || d.byte_tile || d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return 0;
-    if (data_type_size(d.sdt) != 4 || data_type_size(d.ddt) != 4) return 0;
+    if (d.byte_tile || d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return 0;
+    const dim_t ssz = (dim_t)data_type_size(d.sdt), dsz = (dim_t)data_type_size(d.ddt);
+    const bool zmm_words =
+            d.isa == cpu_isa_t::avx512_core && flat_a_words() && !d.word_tile && !d.word_pair;
+    const bool words = zmm_words && d.bit_copy && ssz == 2 && dsz == 2;
+    const bool to_bf16 = zmm_words && !d.bit_copy && d.sdt == relayout_f32 && d.ddt == relayout_bf16
+                         && !d.src_scale && !d.dst_scale && d.src_zp == 0.f && d.dst_zp == 0.f
+                         && d.scale_adjust == 1.f;
+    if (!(d.bit_copy && ssz == 4 && dsz == 4) && !words && !to_bf16) return 0;
     if (d.b_outer || d.pf_ahead || d.dst_stage_row) return 0;
     if (d.nloops < 1 || d.n[1] != 16 || d.is[0] != 1) return 0;
     const int L = d.nloops - 1; // the innermost baked loop continues A
     if (d.loop_is[L] != d.n[0]) return 0;
     const dim_t flat = d.n[0] * d.loop_n[L];
     if (flat % 16 != 0 || flat > 16 * 32) return 0; // unrolled: at most 32 tiles
-    if (!fits32(15 * d.is[1] * 4 + flat * 4)
-            || !fits32(((d.n[0] - 1) * d.os[0] + (d.loop_n[L] - 1) * d.loop_os[L]) * 4))
+    if (!fits32(15 * d.is[1] * ssz + flat * ssz)
+            || !fits32(((d.n[0] - 1) * d.os[0] + (d.loop_n[L] - 1) * d.loop_os[L]) * dsz))
         return 0;
     return flat;
 }
@@ -5121,7 +5156,9 @@ bool jit_quad_loads(const jit_reorder_desc_t &d) {
     static const bool lanes = getenv_int("RELAYOUT_JIT_LANES_QUAD", 1) != 0; // experiment knob
     if (!on || d.isa != cpu_isa_t::avx512_core) return false;
     if (d.strategy == kernel_strategy_t::interleave) return lanes && d.flat_b;
-    return d.strategy == kernel_strategy_t::transpose && (d.flat_a || d.flat_b);
+    // (The flattened word tiles load their rows zero-extended.)
+    const bool flat_a = d.flat_a && data_type_size(d.sdt) == 4;
+    return d.strategy == kernel_strategy_t::transpose && (flat_a || d.flat_b);
 }
 
 // Masked loads from memory are slow on Zen 4 whatever the mask: a stream

@@ -2013,8 +2013,73 @@ TEST(jit_reorder, FlatShortATiles) {
         c.src_scale_mask = 0; // (desc_of has no attributes)
         EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
         c.src_scale_mask = -1;
+        // 16-bit dsts: flattened on AVX-512 only (FlatShortAWords).
         c.sdt = c.ddt = relayout_bf16;
+        EXPECT_EQ(desc_of(c, isa).flat_a, isa == cpu_isa_t::avx512_core ? 144 : 0) << c.str();
+        c.sdt = relayout_f32;
+        c.ddt = relayout_f16; // (a conversion other than to bf16)
         EXPECT_EQ(desc_of(c, isa).flat_a, 0) << c.str();
+    }
+}
+
+// The flattened short-A tiles of 16-bit bit copies (bf16, f16 oihw ->
+// OIhw16i16o 2x2, 3x3, 5x5, 3x3x3) and of f32 -> bf16 without scales on
+// AVX-512: 16-bit dst rows (the src words zero-extended into the usual 16
+// x 16 tile), every transposed row a dst row. Bit-exact cached and large
+// (edge calls: the usual tiles), with an outer baked loop and odd src
+// strides; not with scales; AVX2 keeps its tiles.
+TEST(jit_reorder, FlatShortAWords) {
+    const flat_case_t cases[] = { { { 256, 256, 2, 2 }, "oihw", "OIhw16i16o", 64 },
+        { { 2048, 1024, 2, 2 }, "oihw", "OIhw16i16o", 64 },
+        { { 128, 128, 3, 3 }, "oihw", "OIhw16i16o", 144 },
+        { { 250, 256, 3, 3 }, "oihw", "OIhw16i16o", 144 },  // edge calls
+        { { 1000, 768, 3, 3 }, "oihw", "OIhw16i16o", 144 }, // large, edge calls
+        { { 256, 256, 5, 5 }, "oihw", "OIhw16i16o", 400 },
+        { { 128, 128, 3, 3, 3 }, "abcde", "ABcde16b16a", 432 },
+        { { 4, 64, 64, 3, 3 }, "abcde", "aBCde16c16b", 144 } };
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        const bool zmm = isa == cpu_isa_t::avx512_core;
+        const std::pair<data_type_t, data_type_t> dts[] = { { relayout_bf16, relayout_bf16 },
+            { relayout_f16, relayout_f16 }, { relayout_f32, relayout_bf16 } };
+        for (const auto &dt : dts) {
+            jit_case_t c;
+            c.sdt = dt.first;
+            c.ddt = dt.second;
+            for (const auto &fc : cases) {
+                c.dims = fc.dims;
+                c.stag = fc.stag;
+                c.dtag = fc.dtag;
+                EXPECT_EQ(desc_of(c, isa).flat_a, zmm ? fc.flat : 0) << c.str();
+                if (c.sdt != relayout_f32) {
+                    EXPECT_FALSE(desc_of(c, isa).quad_ld) << c.str(); // (zero-extended words)
+                }
+                EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+            }
+            if (c.sdt == relayout_f32) {
+                // Scales: the usual tiles (desc_of has no attributes).
+                c.stag = "oihw";
+                c.dtag = "OIhw16i16o";
+                c.dims = { 128, 128, 3, 3 };
+                c.src_scale_mask = 0;
+                EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+                c.src_scale_mask = -1;
+            }
+            // Odd src strides: rows of 128 x 9 + 7 elements.
+            c.stag = "oihw";
+            c.dtag = "OIhw16i16o";
+            c.dims = { 128, 128, 3, 3 };
+            c.sstrides = { 128 * 9 + 7, 9, 3, 1 };
+            EXPECT_EQ(desc_of(c, isa).flat_a, zmm ? 144 : 0) << c.str();
+            EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+            c.sstrides.clear();
+            // The i loop in the driver (small, padded I): not flattened.
+            for (const auto &dims : { std::vector<dim_t>{ 64, 48, 3, 3 }, { 250, 248, 3, 3 } }) {
+                c.dims = dims;
+                EXPECT_EQ(desc_of(c, isa).flat_a, 0) << c.str();
+                EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+            }
+        }
     }
 }
 
