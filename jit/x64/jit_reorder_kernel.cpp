@@ -4752,6 +4752,17 @@ int jit_ymm_small_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa) {
     return e;
 }
 
+namespace {
+
+// Experiment knob RELAYOUT_JIT_YMM_LINES (the AVX2 staged lines and 32
+// lanes of far-row words): 0 off, 1 on, 2 staged but never streamed.
+int ymm_lines_knob() {
+    static const int knob = getenv_int("RELAYOUT_JIT_YMM_LINES", 1); // experiment knob
+    return knob;
+}
+
+} // namespace
+
 // The 16-byte (bytes) or 32-byte (words) pieces of dst rows that the
 // tiles above store write each 64-byte line in 4 or 2 visits, read for
 // ownership each time (cached; half lines far apart cannot stream), and
@@ -4764,7 +4775,7 @@ int jit_ymm_small_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa) {
 // cached dsts lost with the stage (AVX2, 2 threads, 9 rounds alternated,
 // Intel host: s8 nchw -> nhwc 4x256x64x64 0.96x, 8x256x64x64 0.90x).
 bool jit_ymm_small_lines(const jit_reorder_desc_t &d, size_t bytes) {
-    static const int on = getenv_int("RELAYOUT_JIT_YMM_LINES", 1); // experiment knob
+    const int on = ymm_lines_knob();
     const int64_t e = (int64_t)data_type_size(d.sdt);
     const int64_t GA = 4 * 16 / std::max<int64_t>(1, e), GB = 64 / std::max<int64_t>(1, e);
     return on && d.isa == cpu_isa_t::avx2 && d.strategy == kernel_strategy_t::transpose
@@ -4775,9 +4786,8 @@ bool jit_ymm_small_lines(const jit_reorder_desc_t &d, size_t bytes) {
 }
 
 bool jit_ymm_word_lines(cpu_isa_t isa, const plan_t &p) {
-    static const bool on = getenv_int("RELAYOUT_JIT_YMM_LINES", 1) != 0; // experiment knob
-    if (!on || vector_isa(isa) != cpu_isa_t::avx2 || !p.bit_copy || p.nodes.empty()
-            || data_type_size(p.sdt) != 2 || data_type_size(p.ddt) != 2)
+    if (ymm_lines_knob() == 0 || vector_isa(isa) != cpu_isa_t::avx2 || !p.bit_copy
+            || p.nodes.empty() || data_type_size(p.sdt) != 2 || data_type_size(p.ddt) != 2)
         return false;
     const node_t &inner = p.nodes.back();
     bool a_lines = false; // the A node's dst rows whole lines apart
@@ -6139,20 +6149,18 @@ void jit_reorder_desc_init(
     if (jit_ymm_f32_line_pairs(d, isa, nt_lines)) d.f32_lines = d.nt = true;
     d.ymm_small = jit_ymm_small_tiles(d, isa);
     d.ymm_small_lines = d.ymm_small && jit_ymm_small_lines(d, bytes);
-    if (d.ymm_small_lines) {
-        static const bool stream = getenv_int("RELAYOUT_JIT_YMM_LINES", 1) != 2; // knob
-        d.nt = stream && bytes >= nt_tiles_threshold_bytes && p.beta == 0.f;
+    // Whole lines, streamed when large, where the baked loops step by
+    // whole lines.
+    auto loops_step_lines = [&]() {
         for (int l = 0; l < d.nloops; ++l)
-            if (d.loop_os[l] * dsz % 64 != 0) d.nt = false;
-    }
+            if (d.loop_os[l] * dsz % 64 != 0) return false;
+        return true;
+    };
+    if (d.ymm_small_lines)
+        d.nt = ymm_lines_knob() != 2 && bytes >= nt_tiles_threshold_bytes && p.beta == 0.f
+               && loops_step_lines();
     d.ymm_narrow = jit_ymm_narrow_rows(d, isa);
-    if (d.ymm_narrow) {
-        // whole lines, streamed when large (where the baked loops step by
-        // whole lines)
-        d.nt = nt_lines;
-        for (int l = 0; l < d.nloops; ++l)
-            if (d.loop_os[l] * dsz % 64 != 0) d.nt = false;
-    }
+    if (d.ymm_narrow) d.nt = nt_lines && loops_step_lines();
     d.quad_ld = jit_quad_loads(d);
     d.fence_in_driver = jit_fence_in_driver(d);
     d.a_rows_unmasked = jit_a_rows_unmasked(d);
