@@ -3,11 +3,13 @@
 
 Usage: scripts/perf_report.py [--bench build/tests/bench/reorder_bench]
                               [--filter REGEX] [--repetitions N] [--json FILE]
-                              [--problems FILE]
+                              [--problems FILE] [--cold]
 
 --problems FILE adds rows of any shape and tag pair (reorder_bench's
 format: "DIMS SDT:STAG>DDT:DTAG [scale] [s8s8]" per line, e.g.
 "16x256x64x64 f32:nChw8c>f32:nchw"); with --filter=extra/ only those run.
+--cold flushes each contender's source and destination out of the caches
+before its timed call: memory-bound rows whatever the host's L3 holds.
 
 Every row comes from one process run in which relayout, oneDNN and a
 streaming copy of the same bytes are measured interleaved, iteration by
@@ -22,8 +24,10 @@ import subprocess
 import sys
 
 
-def run(bench, flt, reps, problems):
+def run(bench, flt, reps, problems, cold):
     cmd = [bench, "--benchmark_format=json"]
+    if cold:
+        cmd.append("--cold")
     if problems:
         cmd.append("--problems=" + problems)
     if flt:
@@ -45,12 +49,14 @@ def main():
     ap.add_argument("--repetitions", type=int, default=1)
     ap.add_argument("--json", help="read this benchmark JSON instead of running")
     ap.add_argument("--problems", help="extra problems, one per line (see above)")
+    ap.add_argument("--cold", action="store_true",
+                    help="flush src and dst out of the caches before each timed call")
     a = ap.parse_args()
     if a.json:
         with open(a.json) as f:
             data = json.load(f)
     else:
-        data = run(a.bench, a.filter, a.repetitions, a.problems)
+        data = run(a.bench, a.filter, a.repetitions, a.problems, a.cold)
 
     rows, lat, ratios, kern = [], [], [], []
     for b in data.get("benchmarks", []):

@@ -8,6 +8,12 @@
 // copy_pct (relayout bandwidth as % of the copy's), dnnl_x (oneDNN time /
 // relayout time: > 1 means relayout is faster), impl (in the label).
 // scripts/perf_report.py turns the JSON output into a markdown table.
+//
+// --cold: each contender's timed call starts with its source and
+// destination flushed out of every cache level (untimed), so the rows
+// measure memory-bound speed whatever the host's last-level cache holds:
+// a 134 MB problem is 4x a 32 MiB L3 but fits a 480 MiB one, where the
+// default (warm) rows partly measure the cache instead.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -18,6 +24,7 @@
 #include <vector>
 
 #include <benchmark/benchmark.h>
+#include <emmintrin.h>
 #include <unistd.h>
 
 #include "relayout/relayout.h"
@@ -58,6 +65,23 @@ void copy_baseline(char *dst, size_t dbytes, const char *src, size_t sbytes) {
     const int nthr = sbytes + dbytes < (2u << 20) ? 1 : relayout::impl::max_threads();
     relayout::impl::parallel(nthr,
             [&](int ithr, int nt) { bdl::stream_copy_slice(src, sbytes, dst, dbytes, ithr, nt); });
+}
+
+bool cold = false;          // --cold (see the top of the file)
+bool user_min_time = false; // --benchmark_min_time given: rows take it
+
+// Writes back and invalidates every cache line of [p, p + bytes) on all
+// threads, then fences, so the next access of the range comes from memory.
+void evict(const void *p, size_t bytes) {
+    if (!cold) return;
+    const auto *c = static_cast<const char *>(p);
+    const size_t lines = (bytes + 63) / 64;
+    relayout::impl::parallel(relayout::impl::max_threads(), [&](int ithr, int nt) {
+        const size_t b = lines * ithr / nt, e = lines * (ithr + 1) / nt;
+        for (size_t l = b; l < e; ++l)
+            _mm_clflush(c + l * 64);
+        _mm_mfence();
+    });
 }
 
 double median(std::vector<double> v) {
@@ -179,11 +203,23 @@ void bm_reorder(benchmark::State &state, problem_t pb) {
     }
     std::vector<double> t_rl, t_copy, t_dnnl;
     for (auto _ : state) {
+        evict(csrc, sbytes);
+        evict(cdst.data(), dbytes);
         auto a = clk::now();
         copy_baseline(cdst.data(), dbytes, csrc, sbytes);
         auto b = clk::now();
+        evict(csrc, sbytes);
+        evict(dst.get_data_handle(), dbytes);
+        auto b1 = clk::now();
         r.execute(strm, src, dst);
         auto c = clk::now();
+#ifdef RELAYOUT_BENCH_ONEDNN
+        if (dnnl_ok) {
+            evict(csrc, sbytes);
+            evict(ddst.get_data_handle(), ddst.get_desc().get_size());
+        }
+#endif
+        auto c1 = clk::now();
 #ifdef RELAYOUT_BENCH_ONEDNN
         if (dnnl_ok) {
             dr.execute(dstrm, dsrc, ddst);
@@ -192,9 +228,9 @@ void bm_reorder(benchmark::State &state, problem_t pb) {
 #endif
         auto d = clk::now();
         t_copy.push_back(seconds(a, b));
-        t_rl.push_back(seconds(b, c));
-        t_dnnl.push_back(seconds(c, d));
-        state.SetIterationTime(seconds(b, c));
+        t_rl.push_back(seconds(b1, c));
+        t_dnnl.push_back(seconds(c1, d));
+        state.SetIterationTime(seconds(b1, c));
     }
     const double bytes = double(sbytes + dbytes);
     const double rl = median(t_rl), cp = median(t_copy);
@@ -466,13 +502,14 @@ void register_problem(const problem_t &p) {
     name += std::string("/") + relayout_dt2str(static_cast<relayout_data_type_t>(p.sdt)) + ":"
             + p.stag + ">" + relayout_dt2str(static_cast<relayout_data_type_t>(p.ddt)) + ":"
             + p.dtag;
-    benchmark::RegisterBenchmark(name.c_str(), bm_reorder, p)
-            ->UseManualTime()
-            ->Unit(benchmark::kMillisecond)
-            ->MinTime(0.5);
+    auto *b = benchmark::RegisterBenchmark(name.c_str(), bm_reorder, p)
+                      ->UseManualTime()
+                      ->Unit(benchmark::kMillisecond);
+    // A per-benchmark minimum would override --benchmark_min_time.
+    if (!user_min_time) b->MinTime(0.5);
 }
 
-int register_all() {
+void register_all() {
     for (const auto &f : families)
         benchmark::RegisterBenchmark(
                 (std::string("kernel/") + f.isa_name + "/" + f.strategy).c_str(), bm_family, f)
@@ -492,9 +529,7 @@ int register_all() {
         benchmark::RegisterBenchmark(c.first, bm_create, c.second)
                 ->UseManualTime()
                 ->Unit(benchmark::kMicrosecond);
-    return 0;
 }
-const int registered = register_all();
 
 } // namespace
 
@@ -514,18 +549,28 @@ int main(int argc, char **argv) {
     }
     benchmark::AddCustomContext("OMP_WAIT_POLICY", std::getenv("OMP_WAIT_POLICY"));
 #endif
-    // --problems=FILE: extra rows (see read_problems); taken out of argv
-    // before Google Benchmark parses it.
+    // --problems=FILE: extra rows (see read_problems); --cold (see the top
+    // of the file). Both are taken out of argv before Google Benchmark
+    // parses it.
+    std::vector<const char *> problem_files;
     int kept = 1;
     for (int i = 1; i < argc; ++i) {
-        if (std::strncmp(argv[i], "--problems=", 11) == 0) {
-            for (const problem_t &p : read_problems(argv[i] + 11))
-                register_problem(p);
+        if (std::strcmp(argv[i], "--cold") == 0) {
+            cold = true;
+            benchmark::AddCustomContext(
+                    "cache_state", "cold: src and dst flushed before each call");
+        } else if (std::strncmp(argv[i], "--problems=", 11) == 0) {
+            problem_files.push_back(argv[i] + 11);
         } else {
+            user_min_time |= std::strncmp(argv[i], "--benchmark_min_time", 20) == 0;
             argv[kept++] = argv[i];
         }
     }
     argc = kept;
+    register_all();
+    for (const char *f : problem_files)
+        for (const problem_t &p : read_problems(f))
+            register_problem(p);
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     benchmark::RunSpecifiedBenchmarks();
