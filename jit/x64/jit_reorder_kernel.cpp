@@ -6269,6 +6269,11 @@ void jit_reorder_desc_init(
     d.flat_pairs = jit_flat_pairs(d, kp, bf16_isa);
     if (d.flat_pairs) {
         d.flat_a = 0;
+        // Weight packs: streamed from half the usual size, as the
+        // interleaves to bytes are (packed once, consumed later).
+        static const bool half =
+                getenv_int("RELAYOUT_JIT_PAIRS_NT_HALF", 1) != 0; // experiment knob
+        if (half && bytes >= nt_threshold_bytes / 2) d.nt = true;
         d.flat_pf = flat_rows_prefetch(d, kp, flat_pairs_t(d).row());
     }
     // Whole A tiles (4x4: A = 16) gain only from the prefetch; in the

@@ -2092,7 +2092,8 @@ TEST(jit_reorder, FlatShortAWords) {
 // OIhw8i16o2i (interleaves) with A = hw of 4 to 15 positions (2x2, 3x3,
 // 1x5, 3x5), each dst line the o of two i at one hw. Bit-exact for bf16,
 // f16 and f32 -> bf16 (every f32 pattern class: denormal lanes take the
-// integer rounding), in the caches and streamed (the src prefetch), with
+// integer rounding), in the caches and streamed (from half the usual
+// size: weight packs; the src prefetch), with
 // edge calls (padded O: the usual tiles), odd src strides, an outer baked
 // loop (groups), the driver's fence when streamed, a call's last tile partial (A odd: 72 or 40
 // lines) and windows of one and two vectors; not 4x4, 5x5 or 3x3x3 (a tile's words span more than
@@ -2101,7 +2102,7 @@ TEST(jit_reorder, FlatWordPairs) {
     const flat_case_t cases[] = { { { 256, 256, 2, 2 }, "oihw", "", 32 },
         { { 128, 128, 3, 3 }, "oihw", "", 72 }, { { 250, 256, 3, 3 }, "oihw", "", 72 },
         { { 128, 64, 1, 5 }, "oihw", "", 40 }, { { 64, 128, 3, 5 }, "oihw", "", 120 },
-        { { 1024, 1536, 3, 3 }, "oihw", "", 72 }, // streamed
+        { { 1024, 1024, 3, 3 }, "oihw", "", 72 }, // streamed (bf16: from half the usual size)
         { { 4, 64, 64, 3, 3 }, "abcde", "", 72 }, { { 256, 256, 4, 4 }, "oihw", "", 0 },
         { { 256, 256, 5, 5 }, "oihw", "", 0 }, { { 128, 128, 3, 3, 3 }, "abcde", "", 0 },
         { { 64, 48, 3, 3 }, "oihw", "", 0 } };
