@@ -63,6 +63,41 @@ bool is_int(data_type_t dt) {
            || dt == relayout_u8;
 }
 
+// The lines of a call of flattened word pairs (desc.flat_pairs): line m
+// is hw a = m % n0 of i pair j = m / n0, at dst element a os_a + j os_j;
+// the two words of its o come from each src row's elements k(m, 0) and
+// k(m, 1) = k(m, 0) + n0 (i = 2j and 2j + 1). A row's 2 n0 nj elements
+// are contiguous. Transposes (16i16o) place the words of i = 2j in the
+// low half line: the transposed word pairs are split (`split`).
+struct flat_pairs_t {
+    int64_t n0 = 0, nj = 0, os_a = 0, os_j = 0;
+    bool split = false;
+
+    explicit flat_pairs_t(const jit_reorder_desc_t &d) {
+        if (d.nloops < 1) return;
+        const int L = d.nloops - 1;
+        n0 = d.n[0];
+        nj = d.in_n == 2 ? d.loop_n[L] : d.loop_n[L] / 2;
+        os_a = d.os[0];
+        os_j = d.in_n == 2 ? d.loop_os[L] : 2 * d.loop_os[L];
+        split = d.in_n == 1;
+    }
+    int64_t lines() const { return n0 * nj; }
+    int64_t row() const { return 2 * n0 * nj; }
+    int64_t tiles() const { return (lines() + 15) / 16; }
+    int64_t src(int64_t m, int h) const { return m / n0 * 2 * n0 + m % n0 + h * n0; }
+    int64_t dst(int64_t m) const { return m % n0 * os_a + m / n0 * os_j; }
+    // Tile t's lines m = 16 t .. read the row's elements [begin, end).
+    int64_t begin(int64_t t) const { return src(16 * t, 0) / (2 * n0) * 2 * n0; }
+    int64_t end(int64_t t) const {
+        return (src(std::min(16 * t + 15, lines() - 1), 0) / (2 * n0) + 1) * 2 * n0;
+    }
+    // The words tile t loads from each row (32: one vector, 64: two) and
+    // where (within the row: row() >= 64).
+    int64_t width(int64_t t) const { return end(t) - begin(t) <= 32 ? 32 : 64; }
+    int64_t window(int64_t t) const { return std::min(begin(t), row() - width(t)); }
+};
+
 class reorder_gen_t : public jit_generator_t {
 public:
     reorder_gen_t(const jit_reorder_desc_t &d, const std::string &name, size_t size)
@@ -611,6 +646,9 @@ private:
     void ymm_copy_lanes(const RegExp &to, const RegExp &from, int lanes);
     void gen_flat_bytes();
     void flat_bytes_stage_row(int o, int64_t stage_row);
+    void gen_flat_pairs();
+    Label c_fpairs_;     // gen_flat_pairs: each tile's word pairs in its window
+    Label c_fsplit_;     // ... the transposed pairs of 16i16o split into half lines
     Label c_flat_perm_;  // gen_flat_bytes: the dwords of 4 packed vectors back in order
     Label c_flat_b_src_; // gen_flat_b_loop: each flattened position's src offset (bytes)
     void gen_flat_b_loop(bool nt);
@@ -882,6 +920,16 @@ void reorder_gen_t::emit_constants() {
     // lane L holds elements 4 L .. 4 L + 3 of vector q (gen_flat_bytes).
     table(c_flat_perm_, 16, [&](int i) { dd(4 * (i % 4) + i / 4); });
     table(c_flat_b_src_, (int)d_.flat_b, [&](int k) { dd(uint32_t(flat_b_src(k))); });
+    if (d_.flat_pairs) {
+        const flat_pairs_t fp(d_);
+        // Word 2 r + h of tile t: element h of line 16 t + r (a tile's
+        // last lines past the call's repeat its last one).
+        table(c_fpairs_, (int)(32 * fp.tiles()), [&](int i) {
+            const int64_t t = i / 32, m = std::min(16 * t + i % 32 / 2, fp.lines() - 1);
+            dw(uint16_t(fp.src(m, i % 2) - fp.window(t)));
+        });
+    }
+    table(c_fsplit_, 32, [&](int i) { dw(uint16_t(i % 16 * 2 + i / 16)); });
     table(c_ymm_perm_, 8, [&](int i) { dd(4 * (i % 2) + i / 2); });
     // Few B lanes: output vector j, step s (1 .. B - 1) of its permute
     // chain, lane l holds dst element f = 16 j + l: position p = f / B of
@@ -4108,6 +4156,57 @@ void reorder_gen_t::gen_transpose_flat() {
     }
 }
 
+// Flattened word pairs (d_.flat_pairs, see jit_flat_pairs and
+// flat_pairs_t): for every 16 of the call's dst lines, each of the 16 src
+// rows (o) is loaded as the 32 or 64 words of the tile's window, and one
+// word permute (c_fpairs_) makes dword r the two words of line 16 t + r;
+// the dword transpose then leaves line r's 16 o in zmm r (16i16o: split
+// into the two i's half lines, c_fsplit_), stored whole, streamed when
+// large. Large problems prefetch each src line two calls ahead into L2
+// (flat_pf), a tile's share of each row's lines.
+void reorder_gen_t::gen_flat_pairs() {
+    const flat_pairs_t fp(d_);
+    const int64_t isB = d_.is[1] * ssz_, nlines = (fp.row() * ssz_ + 63) / 64;
+    const Zmm idx(31), split(16), hi(20), scratch(30);
+    for (int64_t t = 0; t < fp.tiles(); ++t) {
+        const int64_t win = fp.window(t) * ssz_;
+        const bool one = fp.width(t) == 32;
+        vmovdqu16(idx, ptr[rip + c_fpairs_ + (int)(64 * t)]);
+        for (int b = 0; b < 16; ++b) {
+            const int64_t row = b * isB;
+            if (d_.flat_pf)
+                for (int64_t l = t * nlines / fp.tiles(); l < (t + 1) * nlines / fp.tiles(); ++l)
+                    prefetcht1(ptr[r8 + row + l * 64 + d_.flat_pf]);
+            if (ssz_ == 4) {
+                // f32: the window's 32 or 64 values rounded into words.
+                for (int v = 0; v < (one ? 2 : 4); ++v)
+                    vmovups(Zmm(16 + v), ptr[r8 + row + win + v * 64]);
+                bf16_convert2(Zmm(b), Zmm(17), Zmm(16), scratch);
+                if (!one) bf16_convert2(hi, Zmm(19), Zmm(18), scratch);
+                one ? vpermw(Zmm(b), idx, Zmm(b)) : vpermt2w(Zmm(b), idx, hi);
+            } else if (one) {
+                vpermw(Zmm(b), idx, ptr[r8 + row + win]);
+            } else {
+                vmovdqu16(Zmm(b), ptr[r8 + row + win]);
+                vpermt2w(Zmm(b), idx, ptr[r8 + row + win + 64]);
+            }
+        }
+        transpose_tile();
+        const int nr = (int)std::min<int64_t>(16, fp.lines() - 16 * t);
+        if (fp.split) {
+            vmovdqu16(split, cst(c_fsplit_));
+            for (int r = 0; r < nr; ++r)
+                vpermw(Zmm(r), split, Zmm(r));
+        }
+        stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
+            for (int r = 0; r < nr; ++r) {
+                const Address to = ptr[r9 + fp.dst(16 * t + r) * 2];
+                stream ? vmovntdq(to, Zmm(r)) : vmovdqu16(to, Zmm(r));
+            }
+        });
+    }
+}
+
 // Flattened short-B tiles (d_.flat_b, see jit_flat_b_tiles): each of the
 // call's 16 dst rows (A positions) is flat_b contiguous elements (B under
 // the baked loop); flattened position k is B position k % n[1] of loop
@@ -4519,6 +4618,7 @@ void reorder_gen_t::generate() {
     // (Flattened interleave lanes: every baked loop around them.)
     whole_calls(d_.flat_b != 0, d_.nloops - (d_.in_n > 1 ? 0 : 1), [&] { gen_transpose_flat_b(); });
     whole_calls(d_.flat_bytes != 0, d_.nloops - 1, [&] { gen_flat_bytes(); });
+    whole_calls(d_.flat_pairs != 0, d_.nloops - 1, [&] { gen_flat_pairs(); });
     if (d_.short_copy)
         short_copy_calls(
                 [&](int nl, const std::function<void()> &body) {
@@ -5235,7 +5335,7 @@ bool jit_packed_rows(const jit_reorder_desc_t &d) {
 // 3x3, the others even).
 bool jit_fence_in_driver(const jit_reorder_desc_t &d) {
     static const bool per_call = getenv_int("RELAYOUT_JIT_CALL_FENCE", 0) != 0; // experiment knob
-    return !per_call && d.nt && d.quad_ld;
+    return !per_call && d.nt && (d.quad_ld || d.flat_pairs); // (calls of 2-5 KiB: flat_pairs)
 }
 
 // The general copy loops over a call's run with run-time bounds and ends
@@ -5350,6 +5450,57 @@ dim_t flat_rows_prefetch(const jit_reorder_desc_t &d, const kernel_plan_t &kp, d
 
 dim_t jit_flat_a_prefetch(const jit_reorder_desc_t &d, const kernel_plan_t &kp) {
     return flat_rows_prefetch(d, kp, d.flat_a);
+}
+
+// bf16 oihw -> OIhw16i16o 2x2 / 3x3 (A = 4 / 9 hw, the baked i loop of src
+// stride A, dst 16: half lines) ran as the flattened short-A tiles: words
+// zero-extended into the dword tile (a shuffle each), a 16 x 16 dword
+// transpose per 16 positions and a narrowing half-line store (two
+// shuffles) per position, cached: ~450 shuffles per 2 KiB. Paired, the
+// same 2 KiB take 32 word permutes, two transposes and 32 permutes of
+// the transposed lines (16i16o; none for 8i16o2i, whose dwords are
+// already (i = 2j, 2j + 1) of one o), each dst line one whole store,
+// streamed when large. OIhw8i16o2i (interleave: the i pair as two lanes
+// of src stride A) had A masked rows of 32 lanes per line (9 of 16).
+// Whole A tiles (4x4) keep their tiles.
+dim_t jit_flat_pairs(const jit_reorder_desc_t &d, const kernel_plan_t &kp, bool bf16_isa) {
+    static const bool on = getenv_int("RELAYOUT_JIT_FLAT_PAIRS", 1) != 0; // experiment knob
+    if (!on || d.isa != cpu_isa_t::avx512_core || d.nloops < 1) return 0;
+    const bool words = d.bit_copy && data_type_size(d.sdt) == 2 && data_type_size(d.ddt) == 2;
+    // f32 -> bf16 without scales or zero points: vcvtne2ps2bf16 (bf16_ne).
+    const bool to_bf16 = bf16_isa && !d.bit_copy && d.sdt == relayout_f32 && d.ddt == relayout_bf16
+                         && !d.src_scale && !d.dst_scale && d.src_zp == 0.f && d.dst_zp == 0.f
+                         && d.scale_adjust == 1.f;
+    if ((!words && !to_bf16) || d.beta != 0.f || d.comp_lanes) return 0;
+    if (d.byte_tile || d.word_tile || d.word_pair || d.b_outer || d.pf_ahead || d.dst_stage_row
+            || d.flat_b || d.narrow_rows || d.pair_a || d.quad_a || d.flat_bytes)
+        return 0;
+    const int L = d.nloops - 1;
+    if (d.is[0] != 1 || d.n[1] != 16 || d.n[0] % 16 == 0) return 0;
+    const kloop_t &B = kp.micro[1];
+    if (d.strategy == kernel_strategy_t::transpose) {
+        // i (the loop) continues A in the src; two i of one hw a line.
+        if (d.in_n != 1 || d.os[1] != 1 || d.loop_is[L] != d.n[0] || d.loop_os[L] != 16
+                || d.loop_n[L] % 2 != 0)
+            return 0;
+    } else if (d.strategy == kernel_strategy_t::interleave) {
+        // The 2 lanes of an o (i, i + 1: src stride A) adjacent words, the
+        // loop over i pairs continuing them.
+        if (d.in_n != 2 || d.in_is != d.n[0] || B.os != 2 || B.in_os != 1
+                || d.loop_is[L] != 2 * d.n[0] || d.loop_os[L] != 32)
+            return 0;
+    } else {
+        return 0;
+    }
+    const flat_pairs_t fp(d);
+    if (fp.row() < 64 || fp.tiles() > flat_unrolled_tiles) return 0;
+    if (fp.os_a * 2 % 64 != 0 || fp.os_j * 2 % 64 != 0) return 0;
+    for (int64_t t = 0; t < fp.tiles(); ++t)
+        if (fp.end(t) - fp.begin(t) > 64) return 0;
+    const int64_t ssz = (int64_t)data_type_size(d.sdt);
+    if (!fits32(15 * d.is[1] * ssz + fp.row() * ssz) || !fits32(fp.dst(fp.lines() - 1) * 2 + 64))
+        return 0;
+    return fp.lines();
 }
 
 dim_t jit_flat_bytes(const jit_reorder_desc_t &d, const kernel_plan_t &kp) {
@@ -6115,6 +6266,16 @@ void jit_reorder_desc_init(
     // single-thread: 46 -> 59-65% of a copy; knob 2: without).
     if (flat_bytes_on == 1)
         d.flat_pf = std::max(d.flat_pf, flat_rows_prefetch(d, kp, d.flat_bytes));
+    d.flat_pairs = jit_flat_pairs(d, kp, bf16_isa);
+    if (d.flat_pairs) {
+        d.flat_a = 0;
+        // Weight packs: streamed from half the usual size, as the
+        // interleaves to bytes are (packed once, consumed later).
+        static const bool half =
+                getenv_int("RELAYOUT_JIT_PAIRS_NT_HALF", 1) != 0; // experiment knob
+        if (half && bytes >= nt_threshold_bytes / 2) d.nt = true;
+        d.flat_pf = flat_rows_prefetch(d, kp, flat_pairs_t(d).row());
+    }
     // Whole A tiles (4x4: A = 16) gain only from the prefetch; in the
     // caches their unrolled flat tiles lose (256x256x4x4: 75 -> 60-66% of
     // a copy). Large, 1024x1024x4x4, % of a copy: single-thread 79-83 ->
@@ -6135,7 +6296,7 @@ void jit_reorder_desc_init(
     // (With flat_b the innermost loop is folded into the flattened tiles;
     // the edge calls' tiles do not stream.)
     if (!d.dst_stage_row)
-        for (int l = 0; l < d.nloops - (d.flat_b && d.in_n == 1 ? 1 : 0); ++l)
+        for (int l = 0; l < d.nloops - ((d.flat_b && d.in_n == 1) || d.flat_pairs ? 1 : 0); ++l)
             if (d.loop_os[l] * (l == d.nloops - 1 ? d.short_unroll : 1) * dsz % 64 != 0)
                 d.nt = false;
     // (Cached: the 8x8 tiles complete the lines too. AVX2 flattened tiles:

@@ -151,6 +151,13 @@ struct jit_reorder_desc_t {
     // instead of 16 of 9 rows). The number of flattened positions (0:
     // none). See jit_flat_a_tiles.
     dim_t flat_a;
+    // 16-bit bit copies to blocks of 16 o whose dst lines are two i of one
+    // hw position (bf16 / f16 oihw -> OIhw16i16o, OIhw8i16o2i 2x2, 3x3):
+    // each src row's words of i = 2j and 2j + 1 at one hw are paired into
+    // a dword, and one 16 x 16 dword transpose of 16 such rows gives 16
+    // whole dst lines. The number of the call's dst lines (hw x i pairs;
+    // 0: none). See jit_flat_pairs.
+    dim_t flat_pairs;
     // Flattened tiles of large problems: the byte distance of the L2
     // prefetch of each src line (the next call but one), 0: none. See
     // jit_flat_a_prefetch.
@@ -515,6 +522,17 @@ int64_t jit_ymm_b16_near_rows(const jit_reorder_desc_t &d, const kernel_plan_t &
 // loop (src stride 4 n[0]), with scales constant along a B row and no
 // sum (see jit_reorder_desc_init for where it pays).
 dim_t jit_flat_bytes(const jit_reorder_desc_t &d, const kernel_plan_t &kp);
+
+// desc.flat_pairs (0: none): AVX-512 bit copies of 2-byte elements, A
+// (hw) unit-stride in the src, B = 16 o rows, i pairs continuing A's src
+// run (a transpose's innermost baked loop, two i a step, or an
+// interleave's 2i lanes and baked loop), each dst line one hw position
+// of an i pair (16i16o: i = 2j in the low half line, 2j + 1 in the high;
+// 8i16o2i: word pairs), every 16 of a call's lines read from a window of
+// at most 64 words of each row.
+// f32 -> bf16 without scales too, at the bf16 level (`bf16_isa`:
+// vcvtne2ps2bf16).
+dim_t jit_flat_pairs(const jit_reorder_desc_t &d, const kernel_plan_t &kp, bool bf16_isa);
 
 // desc.few_b of a transpose (0: none): AVX-512, B of 2 to 7 lanes
 // dst-unit and continued in the dst by A (os[0] = n[1]), A src-unit: the

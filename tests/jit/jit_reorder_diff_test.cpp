@@ -2013,9 +2013,10 @@ TEST(jit_reorder, FlatShortATiles) {
         c.src_scale_mask = 0; // (desc_of has no attributes)
         EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
         c.src_scale_mask = -1;
-        // 16-bit dsts: flattened on AVX-512 only (FlatShortAWords).
+        // 16-bit dsts: word pairs on AVX-512 only (FlatWordPairs).
         c.sdt = c.ddt = relayout_bf16;
-        EXPECT_EQ(desc_of(c, isa).flat_a, isa == cpu_isa_t::avx512_core ? 144 : 0) << c.str();
+        EXPECT_EQ(desc_of(c, isa).flat_a, 0) << c.str();
+        EXPECT_EQ(desc_of(c, isa).flat_pairs, isa == cpu_isa_t::avx512_core ? 72 : 0) << c.str();
         c.sdt = relayout_f32;
         c.ddt = relayout_f16; // (a conversion other than to bf16)
         EXPECT_EQ(desc_of(c, isa).flat_a, 0) << c.str();
@@ -2050,7 +2051,10 @@ TEST(jit_reorder, FlatShortAWords) {
                 c.dims = fc.dims;
                 c.stag = fc.stag;
                 c.dtag = fc.dtag;
-                EXPECT_EQ(desc_of(c, isa).flat_a, zmm ? fc.flat : 0) << c.str();
+                // (2x2 and 3x3 bit copies: word pairs, FlatWordPairs.)
+                const x64::jit_reorder_desc_t d = desc_of(c, isa);
+                EXPECT_EQ(d.flat_a + 2 * d.flat_pairs, zmm ? fc.flat : 0) << c.str();
+                EXPECT_TRUE(!d.flat_pairs || !d.flat_a) << c.str();
                 if (c.sdt != relayout_f32) {
                     EXPECT_FALSE(desc_of(c, isa).quad_ld) << c.str(); // (zero-extended words)
                 }
@@ -2070,7 +2074,7 @@ TEST(jit_reorder, FlatShortAWords) {
             c.dtag = "OIhw16i16o";
             c.dims = { 128, 128, 3, 3 };
             c.sstrides = { 128 * 9 + 7, 9, 3, 1 };
-            EXPECT_EQ(desc_of(c, isa).flat_a, zmm ? 144 : 0) << c.str();
+            EXPECT_EQ(desc_of(c, isa).flat_a, zmm && c.sdt == relayout_f32 ? 144 : 0) << c.str();
             EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
             c.sstrides.clear();
             // The i loop in the driver (small, padded I): not flattened.
@@ -2080,6 +2084,71 @@ TEST(jit_reorder, FlatShortAWords) {
                 EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
             }
         }
+    }
+}
+
+// Flattened word pairs (desc.flat_pairs): 16-bit bit copies and f32 ->
+// bf16 (at the bf16 level) oihw -> OIhw16i16o (transposes) and
+// OIhw8i16o2i (interleaves) with A = hw of 4 to 15 positions (2x2, 3x3,
+// 1x5, 3x5), each dst line the o of two i at one hw. Bit-exact for bf16,
+// f16 and f32 -> bf16 (every f32 pattern class: denormal lanes take the
+// integer rounding), in the caches and streamed (from half the usual
+// size: weight packs; the src prefetch), with
+// edge calls (padded O: the usual tiles), odd src strides, an outer baked
+// loop (groups), the driver's fence when streamed, a call's last tile partial (A odd: 72 or 40
+// lines) and windows of one and two vectors; not 4x4, 5x5 or 3x3x3 (a tile's words span more than
+// 64), nor an i loop in the driver, nor f32 -> bf16 below the bf16 level, nor AVX2.
+TEST(jit_reorder, FlatWordPairs) {
+    const flat_case_t cases[] = { { { 256, 256, 2, 2 }, "oihw", "", 32 },
+        { { 128, 128, 3, 3 }, "oihw", "", 72 }, { { 250, 256, 3, 3 }, "oihw", "", 72 },
+        { { 128, 64, 1, 5 }, "oihw", "", 40 }, { { 64, 128, 3, 5 }, "oihw", "", 120 },
+        { { 1024, 1024, 3, 3 }, "oihw", "", 72 }, // streamed (bf16: from half the usual size)
+        { { 4, 64, 64, 3, 3 }, "abcde", "", 72 }, { { 256, 256, 4, 4 }, "oihw", "", 0 },
+        { { 256, 256, 5, 5 }, "oihw", "", 0 }, { { 128, 128, 3, 3, 3 }, "abcde", "", 0 },
+        { { 64, 48, 3, 3 }, "oihw", "", 0 } };
+    const std::vector<uint32_t> bits = f32_pattern_classes();
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core_bf16, cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        const bool zmm = isa != cpu_isa_t::avx2, bf16_level = isa == cpu_isa_t::avx512_core_bf16;
+        const std::pair<data_type_t, data_type_t> dts[] = { { relayout_bf16, relayout_bf16 },
+            { relayout_f16, relayout_f16 }, { relayout_f32, relayout_bf16 } };
+        for (const auto &dt : dts)
+            for (const char *blk : { "16i16o", "8i16o2i" }) {
+                const bool f32 = dt.first == relayout_f32;
+                if (bf16_level && !f32) continue; // (the bf16 level takes conversions to bf16 only)
+                const bool on = zmm && (!f32 || bf16_level);
+                jit_case_t c;
+                c.sdt = dt.first;
+                c.ddt = dt.second;
+                if (f32) c.src_bits = bits;
+                const bool b16 = blk[1] == '6';
+                for (const auto &fc : cases) {
+                    c.dims = fc.dims;
+                    c.stag = fc.stag;
+                    const bool grouped = fc.dims.size() == 5 && fc.dims[0] == 4;
+                    c.dtag = grouped ? std::string("aBCde") + (b16 ? "16c16b" : "8c16b2c")
+                             : fc.dims.size() == 5
+                                     ? std::string("ABcde") + (b16 ? "16b16a" : "8b16a2b")
+                                     : std::string("OIhw") + blk;
+                    const x64::jit_reorder_desc_t d = desc_of(c, isa);
+                    EXPECT_EQ(d.flat_pairs, on ? fc.flat : 0) << c.str();
+                    if (d.flat_pairs) {
+                        EXPECT_EQ(d.flat_a, 0) << c.str();
+                        const bool large = fc.dims[0] == 1024;
+                        EXPECT_EQ(d.nt, large) << c.str();
+                        EXPECT_EQ(d.fence_in_driver, large) << c.str();
+                        EXPECT_EQ(d.flat_pf, large ? 2 * 144 * (f32 ? 4 : 2) : 0) << c.str();
+                    }
+                    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+                }
+                // Odd src strides: rows of 128 x 9 + 7 elements.
+                c.dims = { 128, 128, 3, 3 };
+                c.stag.clear();
+                c.dtag = std::string("OIhw") + blk;
+                c.sstrides = { 128 * 9 + 7, 9, 3, 1 };
+                EXPECT_EQ(desc_of(c, isa).flat_pairs, on ? 72 : 0) << c.str();
+                EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+            }
     }
 }
 
