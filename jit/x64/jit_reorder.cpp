@@ -492,6 +492,9 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     // (AVX-512 only: AVX2 lost on 512x512x3x3, 0.94 -> 0.77x oneDNN.)
     prm.a_run_loop = isa == cpu_isa_t::avx512_core && jit_a_run_loop() && p.bit_copy
                      && data_type_size(p.sdt) == 4 && data_type_size(p.ddt) == 4;
+    // A block of it when too long (B of at most two tiles: the flattened
+    // tiles take it, jit_flat_a_tiles; not the far-row blocks' 128 lanes).
+    if (prm.a_run_loop && prm.tile_b <= 32) prm.a_run_split = jit_a_run_split();
     // The driver's A blocks innermost where its innermost node jumps pages
     // (kernel_plan_create). AVX2 (AVX-512 kernels as they were), 4-byte
     // src or dst. hwio -> OIhw4i16o4i f32 -> s8 1024x1024x3x3, x oneDNN,
@@ -501,6 +504,15 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     static const bool blocks_inner = getenv_int("RELAYOUT_JIT_A_BLOCKS_INNER", 1) != 0; // knob
     prm.a_blocks_inner = isa == cpu_isa_t::avx2 && blocks_inner
                          && (data_type_size(p.sdt) == 4 || data_type_size(p.ddt) == 4);
+    // AVX-512 f32 bit copies: tiny tile calls take a block of the next
+    // loop (jit_min_tile_call).
+    if (isa == cpu_isa_t::avx512_core && p.bit_copy && data_type_size(p.sdt) == 4
+            && data_type_size(p.ddt) == 4)
+        prm.min_tile_call = jit_min_tile_call();
+    // AVX-512 f32 bit copies: the copy's run blocks likewise (jit_copy_blocks_inner).
+    prm.copy_blocks_inner = isa == cpu_isa_t::avx512_core && p.bit_copy
+                            && data_type_size(p.sdt) == 4 && data_type_size(p.ddt) == 4
+                            && jit_copy_blocks_inner();
     // Tuning knobs (experiments only; part of no cache key).
     static const int tb = getenv_int("RELAYOUT_JIT_TILE_B", 0);
     static const int tp = getenv_int("RELAYOUT_JIT_TILE_PLANE", 0);

@@ -4131,29 +4131,33 @@ void reorder_gen_t::gen_transpose_flat() {
     // (Words: 16-bit lanes zero-extended into the 32-bit tile, each src
     // line two tiles' rows, each dst row half a line.)
     const int64_t step = 16 * ssz_;
-    for (int64_t j = 0; j < d_.flat_a / 16; ++j) {
-        for (int b = 0; b < 16; ++b) {
-            const int64_t row = b * isB + j * step;
-            if (d_.flat_pf && j * step % 64 == 0) prefetcht1(ptr[r8 + row + d_.flat_pf]);
-            if (d_.quad_ld)
-                quad_tile_row(b, r8 + row);
-            else if (ssz_ == 4)
-                vmovups(Zmm(b), ptr[r8 + row]);
-            else
-                load_lanes(b, ptr[r8 + row], nullptr, d_.sdt);
-        }
-        d_.quad_ld ? quad_tile_transpose() : transpose_tile();
-        stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
-            for (int a = 0; a < 16; ++a) {
-                const Address dst = ptr[r9 + dst_of(16 * j + a)];
-                if (value_path()) compute(a, lane_src_t{ dst, dst, dst, nullptr }); // (no scales)
-                if (dsz_ == 4)
-                    stream ? vmovntps(dst, Zmm(a)) : vmovups(dst, Zmm(a));
+    // (B of two tiles: both halves of each 16 positions, so that a dst
+    // row's two lines are stored back to back.)
+    for (int64_t j = 0; j < d_.flat_a / 16; ++j)
+        for (int64_t h = 0; h < d_.n[1] / 16; ++h) {
+            for (int b = 0; b < 16; ++b) {
+                const int64_t row = (16 * h + b) * isB + j * step;
+                if (d_.flat_pf && j * step % 64 == 0) prefetcht1(ptr[r8 + row + d_.flat_pf]);
+                if (d_.quad_ld)
+                    quad_tile_row(b, r8 + row);
+                else if (ssz_ == 4)
+                    vmovups(Zmm(b), ptr[r8 + row]);
                 else
-                    store_lanes(a, dst, nullptr);
+                    load_lanes(b, ptr[r8 + row], nullptr, d_.sdt);
             }
-        });
-    }
+            d_.quad_ld ? quad_tile_transpose() : transpose_tile();
+            stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
+                for (int a = 0; a < 16; ++a) {
+                    const Address dst = ptr[r9 + dst_of(16 * j + a) + 16 * h * d_.os[1] * dsz_];
+                    if (value_path())
+                        compute(a, lane_src_t{ dst, dst, dst, nullptr }); // (no scales)
+                    if (dsz_ == 4)
+                        stream ? vmovntps(dst, Zmm(a)) : vmovups(dst, Zmm(a));
+                    else
+                        store_lanes(a, dst, nullptr);
+                }
+            });
+        }
 }
 
 // Flattened word pairs (d_.flat_pairs, see jit_flat_pairs and
@@ -5163,12 +5167,14 @@ dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d) {
                          && d.scale_adjust == 1.f;
     if (!(d.bit_copy && ssz == 4 && dsz == 4) && !words && !to_bf16) return 0;
     if (d.b_outer || d.pf_ahead || d.dst_stage_row) return 0;
-    if (d.nloops < 1 || d.n[1] != 16 || d.is[0] != 1) return 0;
+    // (Two B tiles, the far-row pairs' 32 rows: AVX-512 f32, see jit_a_run_split.)
+    const bool pair = d.n[1] == 32 && d.isa == cpu_isa_t::avx512_core && ssz == 4 && dsz == 4;
+    if (d.nloops < 1 || (d.n[1] != 16 && !pair) || d.is[0] != 1) return 0;
     const int L = d.nloops - 1; // the innermost baked loop continues A
     if (d.loop_is[L] != d.n[0]) return 0;
     const dim_t flat = d.n[0] * d.loop_n[L];
-    if (flat % 16 != 0 || flat > 16 * 32) return 0; // unrolled: at most 32 tiles
-    if (!fits32(15 * d.is[1] * ssz + flat * ssz)
+    if (flat % 16 != 0 || flat * (d.n[1] / 16) > 16 * 32) return 0; // unrolled: at most 32 tiles
+    if (!fits32((d.n[1] - 1) * d.is[1] * ssz + flat * ssz)
             || !fits32(((d.n[0] - 1) * d.os[0] + (d.loop_n[L] - 1) * d.loop_os[L]) * dsz))
         return 0;
     return flat;
@@ -5310,6 +5316,35 @@ bool jit_a_rows_unmasked(const jit_reorder_desc_t &d) {
 bool jit_a_run_loop() {
     static const bool on = getenv_int("RELAYOUT_JIT_A_RUN_LOOP", 1) != 0; // experiment knob
     return on;
+}
+
+// oihw -> hwio 3x3 (A = 9 hw, B = o rows 36 KiB apart, 1024 i of src
+// stride 9): the i loop was left to the driver, outside the o blocks, and
+// each call (9 x 32) read 36 bytes of 32 rows and wrote 9 pairs of lines
+// 4 MiB apart. With a block of 16 i baked, each row's 144 elements are 9
+// whole tiles (jit_flat_a_tiles).
+bool jit_a_run_split() {
+    static const bool on = getenv_int("RELAYOUT_JIT_A_RUN_SPLIT", 1) != 0; // experiment knob
+    return on;
+}
+
+// hwio -> OIhw16i16o 3x3 (a copy of 16 f32 per position, the baked hw and
+// i loops 4 MiB and 4 KiB apart in the src): the driver swept the i
+// blocks inside the o blocks, so consecutive calls read one line of each
+// of 144 new rows (pages); with the o blocks innermost they read the next
+// line of the same rows.
+bool jit_copy_blocks_inner() {
+    static const bool on = getenv_int("RELAYOUT_JIT_COPY_BLOCKS_INNER", 1) != 0; // experiment knob
+    return on;
+}
+
+// oihw <-> OIhw8i8o 3x3: 8 o x 8 i x 9 hw = 576 elements (2.3 KiB) per
+// call, 16384 calls for 1024 x 1024; the loop of the I blocks (continuing
+// each o row in the src, or in the dst) then gives a block of its
+// iterations to each call, as the short copies do.
+dim_t jit_min_tile_call() {
+    static const int v = getenv_int("RELAYOUT_JIT_MIN_TILE_CALL", 1024); // experiment knob
+    return v;
 }
 
 bool jit_packed_rows(const jit_reorder_desc_t &d) {

@@ -350,6 +350,16 @@ bool jit_packed_rows(const jit_reorder_desc_t &d);
 // kernel_plan_params_t::a_run_loop (see kernel_plan_create). Knob
 // RELAYOUT_JIT_A_RUN_LOOP=0: off.
 bool jit_a_run_loop();
+// ... and a block of it when too long (kernel_plan_params_t::a_run_split;
+// knob RELAYOUT_JIT_A_RUN_SPLIT=0: off).
+bool jit_a_run_split();
+
+// kernel_plan_params_t::copy_blocks_inner. Knob RELAYOUT_JIT_COPY_BLOCKS_INNER=0: off.
+bool jit_copy_blocks_inner();
+
+// kernel_plan_params_t::min_tile_call. Knob RELAYOUT_JIT_MIN_TILE_CALL:
+// elements, 0 = off.
+dim_t jit_min_tile_call();
 
 // AVX2 8x16 tiles whose last A tile is shifted back: only its new rows
 // stored. Knob RELAYOUT_JIT_YMM_SHIFT_NEW=0: off.

@@ -67,6 +67,17 @@ void move_innermost(std::vector<kloop_t> &rest, Pred pred) {
     }
 }
 
+// The outer part of `l` split in blocks of b: every stride times b.
+void scale_strides(kloop_t &l, dim_t b) {
+    l.is *= b;
+    l.os *= b;
+    l.ss *= b;
+    l.ds *= b;
+    l.cs *= b;
+    l.zs *= b;
+    l.mult *= b;
+}
+
 dim_t round_down(dim_t a, dim_t b) {
     return a / b * b;
 }
@@ -241,13 +252,7 @@ status_t kernel_plan_create(
         if (blk[m] < mk.n) {
             kloop_t o = mk;
             o.n = div_up(mk.n, blk[m]);
-            o.is = mk.is * blk[m];
-            o.os = mk.os * blk[m];
-            o.ss = mk.ss * blk[m];
-            o.ds = mk.ds * blk[m];
-            o.cs = mk.cs * blk[m];
-            o.zs = mk.zs * blk[m];
-            o.mult = mk.mult * blk[m];
+            scale_strides(o, blk[m]);
             o.split_of = m;
             o.total = mk.n;
             rest.push_back(o);
@@ -264,10 +269,31 @@ status_t kernel_plan_create(
             && kp.micro[0].is == 1 && kp.micro[0].n == kp.micro[0].total
             && rest.back().is > kp.micro[0].n) {
         const dim_t work0 = kp.micro[0].n * kp.micro[1].n;
-        move_innermost(rest, [&](const kloop_t &l) {
-            return continues_a_run(kp, l) && l.split_of < 0 && !(l.dim >= 0 && p.check[l.dim])
-                   && work0 * l.n <= params.bake_limit;
-        });
+        auto runs_a = [&](const kloop_t &l) {
+            return continues_a_run(kp, l) && l.split_of < 0 && !(l.dim >= 0 && p.check[l.dim]);
+        };
+        move_innermost(rest,
+                [&](const kloop_t &l) { return runs_a(l) && work0 * l.n <= params.bake_limit; });
+        // Too long to bake whole under a short A (oihw -> hwio 3x3: A = 9
+        // hw, the i loop of src stride 9 and 1024 i): a block of vlen of
+        // it, so that each B row of a call is A whole tiles of src (the
+        // flattened tiles); its outer part goes innermost in the driver:
+        // the next call continues the same src rows. (Left where the loop
+        // was, the o blocks innermost, it was even on a Xeon.)
+        if (params.a_run_split && kp.micro[0].n < vlen && !continues_a_run(kp, rest.back())) {
+            for (size_t j = 0; j + 1 < rest.size(); ++j) {
+                const kloop_t l = rest[j];
+                if (!runs_a(l) || l.n % vlen != 0 || work0 * vlen > params.bake_limit) continue;
+                kloop_t in = l, out = l;
+                in.n = vlen;
+                out.n = l.n / vlen;
+                scale_strides(out, vlen);
+                rest.erase(rest.begin() + (std::ptrdiff_t)j);
+                rest.push_back(out);
+                rest.push_back(in);
+                break;
+            }
+        }
     }
 
     dim_t work = 1;
@@ -291,7 +317,13 @@ status_t kernel_plan_create(
             // its count that keeps the call within the limit (no tail), and
             // leave the blocks to the driver. (Tiles keep their measured
             // call shapes: 2x2 weights to plain, 1024 elements per call.)
-            if (kp.strategy != kernel_strategy_t::copy || work >= params.min_call) break;
+            // (Tiles below min_tile_call likewise: 8i8o weights, 576
+            // elements per call.)
+            const bool tiles = kp.strategy == kernel_strategy_t::transpose
+                               || kp.strategy == kernel_strategy_t::interleave;
+            if (kp.strategy == kernel_strategy_t::copy ? work >= params.min_call
+                                                       : !tiles || work >= params.min_tile_call)
+                break;
             dim_t b = params.bake_limit / work;
             while (b > 1 && l.n % b != 0)
                 --b;
@@ -300,13 +332,7 @@ status_t kernel_plan_create(
             kloop_t in = l;
             in.n = b;
             l.n = outer;
-            l.is *= b;
-            l.os *= b;
-            l.ss *= b;
-            l.ds *= b;
-            l.cs *= b;
-            l.zs *= b;
-            l.mult *= b;
+            scale_strides(l, b);
             work *= b;
             rest_total = rest_total / b;
             kp.loops.insert(kp.loops.begin(), in);
@@ -327,9 +353,15 @@ status_t kernel_plan_create(
     // row (whole dst lines, the f32 line pairs' carried rows); A blocks
     // inside them write every dst row's lines a call at a time, a B sweep
     // apart (8191x8192 f32 AVX2: 3x slower).
-    if (params.a_blocks_inner && kp.nmicro == 2 && rest.size() >= 2 && kp.micro[0].is == 1
-            && rest.back().tab < 0 && rest.back().split_of != 1
-            && rest.back().is * (dim_t)data_type_size(p.sdt) >= 4096) {
+    // Copies the same (copy_blocks_inner; hwio -> OIhw16i16o 3x3: a run of
+    // 16 o per position, the o blocks of src stride 16 outside the i
+    // blocks of 16 rows 4 KiB apart): each call then reads the next line
+    // of the same 144 src rows instead of a line of as many new pages.
+    const bool blocks_inner =
+            (params.a_blocks_inner && kp.nmicro == 2)
+            || (params.copy_blocks_inner && kp.strategy == kernel_strategy_t::copy);
+    if (blocks_inner && rest.size() >= 2 && kp.micro[0].is == 1 && rest.back().tab < 0
+            && rest.back().split_of != 1 && rest.back().is * (dim_t)data_type_size(p.sdt) >= 4096) {
         move_innermost(rest, [&](const kloop_t &l) {
             return continues_a_run(kp, l) && l.dim >= 0 && l.dim == kp.micro[0].dim;
         });

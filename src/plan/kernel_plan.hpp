@@ -63,10 +63,13 @@ struct kernel_plan_params_t {
     bool tile_b_max = false;     // ... and at most (B src rows far apart)
     dim_t bake_limit = 32768;    // elements of a kernel call (target)
     dim_t min_call = 2048;       // below: a loop too long to bake is split
+    dim_t min_tile_call = 0;     // ... the same for tiles (0: tiles keep their call shapes)
     int max_loops = 3;           // baked loops
     dim_t min_driver = 16;       // iterations the driver keeps for threading
     bool a_run_loop = false;     // transposes: the loop continuing A's src run baked innermost
+    bool a_run_split = false;    // ... too long to bake whole: a block of it
     bool a_blocks_inner = false; // tiles: the driver's A blocks innermost (see kernel_plan_create)
+    bool copy_blocks_inner = false;  // copies: the same for the run's blocks
     size_t serial_bytes = 96 * 1024; // below: run on the calling thread
 };
 

@@ -437,6 +437,18 @@ std::vector<problem_t> problems() {
             [] {
                 return memory::desc({ 1024, 528, 4, 4 }, dt::f32, tag::oihw);
             });
+    // oihw -> hwio (3x3, streamed): a block of 16 i baked, the flattened
+    // short-A tiles of the far-row pairs' 32 o rows (jit_a_run_split),
+    // each row's last vector flush against the src's guard page; and
+    // oihw -> OIhw8i8o with 32 I blocks per call (jit_min_tile_call).
+    auto add_f32 = [&](const char *name, const memory::dims &d, const char *stag,
+                           const char *dtag) {
+        add(
+                name, [=] { return memory::desc(d, dt::f32, stag); },
+                [=] { return memory::desc(d, dt::f32, dtag); });
+    };
+    add_f32("oihw_to_hwio_flat_pairs", { 1024, 768, 3, 3 }, "abcd", "cdba");
+    add_f32("oihw_to_OIhw8i8o_long_calls", { 512, 512, 3, 3 }, "abcd", "ABcd8b8a");
     // 16o16i weights to plain (3x3, streamed): the tiles' rows packed
     // through the stack (jit_packed_rows), each tile's dst 9 whole lines,
     // the last one flush against the dst's guard page; padded O: the last

@@ -2023,6 +2023,125 @@ TEST(jit_reorder, FlatShortATiles) {
     }
 }
 
+// A short A under a loop continuing it too long to bake whole (oihw ->
+// hwio: A = hw, the i loop of src stride hw; AVX-512 f32 bit copies): a
+// block of 16 i is baked (kernel_plan_params_t::a_run_split), its outer
+// part the innermost driver node, and the calls run the flattened short-A
+// tiles, of 16 o rows or, large (streamed far rows), the pairs' 32 (two
+// B tiles per 16 positions, jit_flat_a_tiles). Bit-exact cached and
+// large, with edge calls (O not whole blocks: the usual tiles), odd src
+// strides, 2x2 and 1x3; not split where the count is not a multiple of
+// 16, A is not short (5x5) or the loop fits whole; AVX2 as before.
+TEST(jit_reorder, FlatShortARunSplit) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    const flat_case_t cases[] = { { { 32, 512, 3, 3 }, "oihw", "hwio", 144 },
+        { { 1024, 768, 3, 3 }, "oihw", "hwio", 144 }, // streamed: B = 32
+        { { 1000, 768, 3, 3 }, "oihw", "hwio", 144 }, // edge calls
+        { { 64, 1024, 2, 2 }, "oihw", "hwio", 64 }, { { 64, 1024, 1, 3 }, "oihw", "hwio", 48 },
+        { { 128, 1000, 3, 3 }, "oihw", "hwio", 0 }, { { 128, 512, 5, 5 }, "oihw", "hwio", 0 },
+        { { 128, 128, 3, 3 }, "oihw", "hwio", 0 } }; // (the i loop baked whole)
+    run_flat_cases(cases, isa, &x64::jit_reorder_desc_t::flat_a);
+    jit_case_t c = jit_case_t::of({ 1024, 768, 3, 3 }, relayout_f32, relayout_f32, "oihw", "hwio");
+    EXPECT_EQ(desc_of(c, isa).n[1], 32) << c.str();
+    std::string kplan;
+    case_kplan(c, isa, kplan);
+    EXPECT_NE(kplan.find("loops:[16 9 1024 d1] driver:[32 221184 32 d0*32 /1][48 144 16384 d1*16]"),
+            std::string::npos)
+            << kplan;
+    c.dims = { 32, 512, 3, 3 };
+    EXPECT_EQ(desc_of(c, isa).n[1], 16) << c.str();
+    // Odd src strides (o rows of 768 x 9 + 7 elements), cached and streamed.
+    for (dim_t o : { 32, 1024 }) {
+        c.dims = { o, 768, 3, 3 };
+        c.sstrides = { 768 * 9 + 7, 9, 3, 1 };
+        EXPECT_EQ(desc_of(c, isa).flat_a, 144) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
+    c.sstrides.clear();
+    // AVX2: the i loop stays in the driver.
+    if (x64::isa_allowed(cpu_isa_t::avx2)) {
+        c.dims = { 32, 512, 3, 3 };
+        case_kplan(c, cpu_isa_t::avx2, kplan);
+        EXPECT_NE(kplan.find("loops: driver:"), std::string::npos) << kplan;
+    }
+}
+
+// AVX-512 f32 bit copies whose innermost driver node jumps pages in the
+// src (hwio -> OIhw16i16o: the I blocks, 16 rows of O elements) take the
+// blocks continuing the copy's run (the O blocks, src stride 16) innermost
+// (kernel_plan_params_t::copy_blocks_inner): consecutive calls read the
+// next line of the same rows. Bit-exact with whole and padded
+// I (checked blocks), odd strides; not for conversions, rows under a page (small O) or
+// without the run's blocks in the driver (1x1: hwio is io).
+TEST(jit_reorder, CopyBlocksInner) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    auto inner = [&](const jit_case_t &k) {
+        std::string kplan;
+        case_kplan(k, isa, kplan);
+        return kplan.find(" d0*16", kplan.rfind('[')) != std::string::npos;
+    };
+    jit_case_t c =
+            jit_case_t::of({ 256, 512, 3, 3 }, relayout_f32, relayout_f32, "hwio", "OIhw16i16o");
+    for (const auto &dims : { std::vector<dim_t>{ 256, 512, 3, 3 }, { 1024, 200, 3, 3 },
+                 { 1024, 200, 3, 3 }, { 1024, 1024, 3, 3 } }) {
+        c.dims = dims;
+        EXPECT_TRUE(inner(c)) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
+    c.dims = { 256, 512, 3, 3 };
+    c.sstrides = { 1, 259, 512 * 259 + 5, 3 * (512 * 259 + 5) };
+    EXPECT_TRUE(inner(c)) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    c.sstrides.clear();
+    for (const auto &dims : { std::vector<dim_t>{ 32, 512, 3, 3 }, { 64, 256, 1, 1 } }) {
+        c.dims = dims; // i rows of 128 B; 1x1
+        EXPECT_FALSE(inner(c)) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
+    c.dims = { 256, 512, 3, 3 };
+    c.ddt = relayout_bf16;
+    EXPECT_FALSE(inner(c)) << c.str();
+}
+
+// Tiles of fewer than 1024 elements per call (oihw <-> OIhw8i8o 3x3: 8 o x
+// 8 i x 9 hw) take a block of the next loop (the I blocks), the largest
+// divisor of its count that keeps the call within the bake limit (AVX-512
+// f32 bit copies, kernel_plan_params_t::min_tile_call). Bit-exact, with
+// 58 I blocks (29 per call) and padded (I = 100: the checked loops stay
+// in the driver); AVX2 as before.
+TEST(jit_reorder, MinTileCall) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    struct row_t {
+        std::vector<dim_t> dims;
+        const char *loops; // the baked I blocks: their count, src and dst strides
+    };
+    const row_t rows[] = { { { 512, 512, 3, 3 }, "[32 72 576 d1*8]" },
+        { { 200, 464, 3, 3 }, "[29 72 576 d1*8]" }, { { 100, 100, 3, 3 }, nullptr } };
+    for (const auto &r : rows)
+        for (bool to_blocked : { true, false }) {
+            jit_case_t c = jit_case_t::of(r.dims, relayout_f32, relayout_f32,
+                    to_blocked ? "oihw" : "OIhw8i8o", to_blocked ? "OIhw8i8o" : "oihw");
+            std::string kplan;
+            case_kplan(c, isa, kplan);
+            std::string loops = r.loops ? r.loops : "";
+            if (!to_blocked && r.loops) // (the transpose's I blocks: src 576, dst 72)
+                loops = loops.substr(0, loops.find(' ')) + " 576 72 d1*8]";
+            const size_t at = kplan.find("loops:");
+            if (r.loops)
+                EXPECT_EQ(kplan.find(loops), at + 6) << c.str() << ": " << kplan;
+            else
+                EXPECT_EQ(kplan.find("loops: driver:"), at) << c.str() << ": " << kplan;
+            EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+            if (r.loops && x64::isa_allowed(cpu_isa_t::avx2)) {
+                case_kplan(c, cpu_isa_t::avx2, kplan);
+                EXPECT_EQ(kplan.find(loops), std::string::npos) << c.str() << ": " << kplan;
+            }
+        }
+}
+
 // The flattened short-A tiles of 16-bit bit copies (bf16, f16 oihw ->
 // OIhw16i16o 2x2, 3x3, 5x5, 3x3x3) and of f32 -> bf16 without scales on
 // AVX-512: 16-bit dst rows (the src words zero-extended into the usual 16
