@@ -3715,34 +3715,27 @@ TEST(jit_reorder, YmmB16NearRowsBOuter) {
     EXPECT_EQ(desc_of(c, isa).ymm_b16_pf, 0) << c.str();
 }
 
-// Transposes of a few B lanes dense in the dst over A (nchw -> nhwc of 2
-// to 7 channels, hwio -> OIhw4i16o4i): whole 16-position A tiles
-// permuted into B whole dst vectors (desc.few_b), edges on the 16x16
-// tile. Bit-exact for every B, A of one tile, of tiles and a tail,
-// shorter than a tile, a baked loop (odd src strides: A = w under an h
-// loop), s32, streamed (large; calls line-aligned and not: 521 x 3 f32
-// per row), conversions with scales along A and B and zero points, 1-byte
-// dsts of 4 lanes. Not: 2-byte dsts, 1-byte ones of other B, the sum,
-// padded or strided dst rows, 8 channels.
-TEST(jit_reorder, FewBLanesPermuted) {
-    const cpu_isa_t isa = cpu_isa_t::avx512_core;
-    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
-    int n = 0;
-    for (dim_t C : { 2, 3, 4, 5, 7 })
-        for (const std::vector<dim_t> &hw : std::vector<std::vector<dim_t>>{
-                     { 1, 16 }, { 5, 7 }, { 3, 37 }, { 16, 16 }, { 1, 15 }, { 2, 33 } }) {
+// The few-B cases of both levels (FewBLanesPermuted, FewBLanesYmm): every
+// B of `Cs` on planes `hws` (f32, s32, odd src strides: w its own node
+// under a baked h loop), streamed (calls line-aligned and not: 521 x 3 f32
+// per row), conversions (`conv_Cs`): scales along A (w) load as vectors,
+// those along B (c) broadcast per row; zero points; narrower srcs.
+void few_b_shapes(cpu_isa_t isa, const std::vector<dim_t> &Cs,
+        const std::vector<std::vector<dim_t>> &hws, const std::vector<dim_t> &conv_Cs, int &n) {
+    const dim_t T = isa == cpu_isa_t::avx512_core ? 16 : 8;
+    for (dim_t C : Cs)
+        for (const std::vector<dim_t> &hw : hws) {
             jit_case_t c = jit_case_t::of(
                     { 2, C, hw[0], hw[1] }, relayout_f32, relayout_f32, "nchw", "nhwc");
             EXPECT_EQ(desc_of(c, isa).few_b, C) << c.str();
             EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
             c.sdt = c.ddt = relayout_s32;
             EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
-            // Odd src strides: w is its own node, under a baked h loop.
             c.sdt = c.ddt = relayout_f32;
             const dim_t plane = hw[0] * (hw[1] + 2) + 9;
             c.sstrides = { C * plane + 1, plane, hw[1] + 2, 1 };
             c.dstrides = { C * hw[0] * hw[1], 1, hw[1] * C, C };
-            if (hw[1] >= 16) {
+            if (hw[1] >= T) {
                 EXPECT_EQ(desc_of(c, isa).few_b, C) << c.str();
             }
             EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
@@ -3754,9 +3747,7 @@ TEST(jit_reorder, FewBLanesPermuted) {
         EXPECT_TRUE(d.nt) << c.str();
         EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
     }
-    // Conversions: lanes walk A, so scales along A (w) load as vectors and
-    // those along B (c) broadcast per row; zero points; narrower srcs.
-    for (dim_t C : { 3, 4 }) {
+    for (dim_t C : conv_Cs) {
         jit_case_t c = jit_case_t::of({ 2, C, 5, 37 }, relayout_f32, relayout_s32, "nchw", "nhwc");
         EXPECT_EQ(desc_of(c, isa).few_b, C) << c.str();
         c.src_scale_mask = 8;
@@ -3770,6 +3761,32 @@ TEST(jit_reorder, FewBLanesPermuted) {
         c.dst_scale_mask = 8;
         EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
     }
+}
+
+// Not with the sum (it reads the dst): `c` with it runs on other tiles.
+void few_b_not_with_sum(jit_case_t c, cpu_isa_t isa, int &n) {
+    c.beta = 0.5f;
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    x64::jit_reorder_desc_t d = desc_of(c, isa);
+    d.beta = 0.5f;
+    EXPECT_EQ(x64::jit_few_b_tiles(d), 0) << c.str();
+}
+
+// Transposes of a few B lanes dense in the dst over A (nchw -> nhwc of 2
+// to 7 channels, hwio -> OIhw4i16o4i): whole 16-position A tiles
+// permuted into B whole dst vectors (desc.few_b), edges on the 16x16
+// tile. Bit-exact for every B, A of one tile, of tiles and a tail,
+// shorter than a tile, a baked loop (odd src strides: A = w under an h
+// loop), s32, streamed (large; calls line-aligned and not: 521 x 3 f32
+// per row), conversions with scales along A and B and zero points, 1-byte
+// dsts of 4 lanes. Not: 2-byte dsts, 1-byte ones of other B, the sum,
+// padded or strided dst rows, 8 channels.
+TEST(jit_reorder, FewBLanesPermuted) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    int n = 0;
+    few_b_shapes(isa, { 2, 3, 4, 5, 7 },
+            { { 1, 16 }, { 5, 7 }, { 3, 37 }, { 16, 16 }, { 1, 15 }, { 2, 33 } }, { 3, 4 }, n);
     // 1-byte dsts of 4 lanes, a line per tile (hwio -> OIhw4i16o4i: B =
     // 4 i, A = 16 o): common and per-o (along A) scales, u8, padded i
     // (20: the edge tiles), a 1-byte bit copy; nchw -> nhwc of 4 channels.
@@ -3801,11 +3818,7 @@ TEST(jit_reorder, FewBLanesPermuted) {
         c.ddt = relayout_bf16;
         EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
         c.ddt = relayout_f32;
-        c.beta = 0.5f;
-        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
-        x64::jit_reorder_desc_t d = desc_of(c, isa);
-        d.beta = 0.5f;
-        EXPECT_EQ(x64::jit_few_b_tiles(d), 0) << c.str();
+        few_b_not_with_sum(c, isa, n);
     }
     jit_case_t c = jit_case_t::of({ 2, 3, 5, 37 }, relayout_f32, relayout_f32, "nchw", "nhwc");
     c.src_scale_mask = 0;
@@ -3825,6 +3838,32 @@ TEST(jit_reorder, FewBLanesPermuted) {
     EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
 }
 
+// The same on AVX2 (odd B, 4-byte dsts): whole 8-position A tiles, each
+// row permuted once and the B dst vectors blended (gen_few_b_ymm). Every
+// odd B, A of one tile, of tiles and a tail (the shifted last A tile,
+// stored cached), shorter than a tile, odd src strides under a baked
+// loop, s32, streamed (calls of whole lines and not: w 520 / 521),
+// conversions with scales along A and B and zero points. Not: even B,
+// 1-byte dsts, the sum.
+TEST(jit_reorder, FewBLanesYmm) {
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
+    int n = 0;
+    few_b_shapes(isa, { 3, 5, 7 },
+            { { 1, 8 }, { 5, 7 }, { 3, 37 }, { 8, 8 }, { 1, 15 }, { 2, 17 }, { 1, 9 } }, { 3, 5 },
+            n);
+    jit_case_t c = jit_case_t::of({ 2, 3, 5, 37 }, relayout_f32, relayout_f32, "nchw", "nhwc");
+    for (dim_t C : { 2, 4, 6 }) {
+        c.dims[1] = C;
+        EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
+    }
+    c.dims[1] = 3;
+    c.ddt = relayout_u8;
+    EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
+    c.ddt = relayout_f32;
+    few_b_not_with_sum(c, isa, n);
+}
+
 // Streamed f32 transposes whose B is padded in the dst (nchw -> nChw16c
 // of 3, 19 channels): whole tiles of A and of stored lanes load their
 // value rows and stream whole lines (desc.pad_b); bit-exact with A tails
@@ -3840,6 +3879,33 @@ TEST(jit_reorder, PaddedBWholeTiles) {
         EXPECT_TRUE(run_jit_case(c, isa));
     }
     jit_case_t c = jit_case_t::of({ 2, 3, 24, 25 }, relayout_f32, relayout_f32, "nchw", "nChw16c");
+    EXPECT_FALSE(desc_of(c, isa).pad_b) << c.str();
+    c.dims = { 16, 3, 224, 225 };
+    c.ddt = relayout_s32;
+    EXPECT_FALSE(desc_of(c, isa).pad_b) << c.str();
+}
+
+// The same on AVX2's 8x16 tile pairs (desc.pad_b with ymm_b16): bit-exact
+// with A tails (the shifted last A tile), a last block of 3 value lanes
+// after whole blocks, blocks of 1 and 15 value lanes, odd src strides,
+// streamed (large). Not: small problems (cached), conversions.
+TEST(jit_reorder, PaddedBWholeTilesYmm) {
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
+    int n = 0;
+    for (dim_t C : { 3, 19, 1, 15 }) {
+        jit_case_t c = jit_case_t::of(
+                { C == 19 ? 6 : 16, C, 224, 225 }, relayout_f32, relayout_f32, "nchw", "nChw16c");
+        EXPECT_TRUE(desc_of(c, isa).pad_b) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    }
+    jit_case_t c =
+            jit_case_t::of({ 16, 3, 224, 225 }, relayout_f32, relayout_f32, "nchw", "nChw16c");
+    c.sstrides = { 3 * 224 * 227 + 5, 224 * 227 + 1, 227, 1 };
+    EXPECT_TRUE(desc_of(c, isa).pad_b) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    c.sstrides.clear();
+    c.dims = { 2, 3, 24, 25 };
     EXPECT_FALSE(desc_of(c, isa).pad_b) << c.str();
     c.dims = { 16, 3, 224, 225 };
     c.ddt = relayout_s32;
