@@ -3841,8 +3841,8 @@ TEST(jit_reorder, FewBLanesPermuted) {
 // The same on AVX2 (odd B, 4-byte dsts): whole 8-position A tiles, each
 // row permuted once and the B dst vectors blended (gen_few_b_ymm). Every
 // odd B, A of one tile, of tiles and a tail (the shifted last A tile,
-// stored cached), shorter than a tile, odd src strides under a baked
-// loop, s32, streamed (calls of whole lines and not: w 520 / 521),
+// stored cached, streamed calls too), shorter than a tile, odd src
+// strides under a baked loop, s32, streamed (w 520 / 521),
 // conversions with scales along A and B and zero points. Not: even B,
 // 1-byte dsts, the sum.
 TEST(jit_reorder, FewBLanesYmm) {
@@ -3852,7 +3852,12 @@ TEST(jit_reorder, FewBLanesYmm) {
     few_b_shapes(isa, { 3, 5, 7 },
             { { 1, 8 }, { 5, 7 }, { 3, 37 }, { 8, 8 }, { 1, 15 }, { 2, 17 }, { 1, 9 } }, { 3, 5 },
             n);
-    jit_case_t c = jit_case_t::of({ 2, 3, 5, 37 }, relayout_f32, relayout_f32, "nchw", "nhwc");
+    // Streamed with a shifted last A tile (511 x 521 positions per call),
+    // stored cached: its dst is not 32-byte aligned.
+    jit_case_t c = jit_case_t::of({ 9, 3, 511, 521 }, relayout_f32, relayout_f32, "nchw", "nhwc");
+    EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    c.dims = { 2, 3, 5, 37 };
     for (dim_t C : { 2, 4, 6 }) {
         c.dims[1] = C;
         EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
