@@ -508,6 +508,8 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     static const bool blocks_inner = getenv_int("RELAYOUT_JIT_A_BLOCKS_INNER", 1) != 0; // knob
     prm.a_blocks_inner = isa == cpu_isa_t::avx2 && blocks_inner
                          && (data_type_size(p.sdt) == 4 || data_type_size(p.ddt) == 4);
+    static const bool short_tiles = getenv_int("RELAYOUT_JIT_AVX2_SHORT_TILES", 1) != 0; // knob
+    prm.short_tiles_split = isa == cpu_isa_t::avx2 && short_tiles;
     // Tuning knobs (experiments only; part of no cache key).
     static const int tb = getenv_int("RELAYOUT_JIT_TILE_B", 0);
     static const int tp = getenv_int("RELAYOUT_JIT_TILE_PLANE", 0);

@@ -3166,6 +3166,8 @@ void reorder_gen_t::gen_transpose() {
         open_a();
         open_b();
     }
+    Label lbody; // (jit_ymm_shift_b: the shifted last B tile starts over here)
+    L(lbody);
     mov(rbx, r15);
     if (log_n1) shr(rbx, log_n1);
     imul(rbx, rbx, (int)isB);
@@ -3360,6 +3362,23 @@ void reorder_gen_t::gen_transpose() {
     jmp(lnext, T_NEAR);
     // Edge tile: counts of the tile.
     L(lgen);
+    if (jit_ymm_shift_b(d_)) {
+        // AVX2: a last B tile with fewer than T lanes (B = 9 hw of 3x3
+        // weights to plain: one lane) moves back to end at the last lane
+        // and runs as a full tile when A is whole, B has T values and no
+        // padding; the lanes it repeats are stored again with the same
+        // values (no sum, no compensation).
+        Label lno;
+        jump_if_past(rax, T, s_v0, lno);
+        mov(r14, qword[rsp + s_v0 + 8]);
+        cmp(r14, qword[rsp + s_z0 + 8]);
+        jne(lno, T_NEAR);
+        cmp(r14, T);
+        jl(lno, T_NEAR);
+        lea(r15, ptr[r14 - T]);
+        jmp(lbody, T_NEAR);
+        L(lno);
+    }
     {
         clamp_diff(r13, qword[rsp + s_v0], rax, T);
         mov(qword[rsp + s_cnt_load], r13); // lanes of a src row (A)
@@ -4815,6 +4834,21 @@ int dst_rows_per_l1_set(int64_t pitch, int rows) {
 bool jit_ymm_shift_new_rows(const jit_reorder_desc_t &d) {
     static const bool on = getenv_int("RELAYOUT_JIT_YMM_SHIFT_NEW", 1) != 0; // experiment knob
     return on && d.isa == cpu_isa_t::avx2 && d.ymm_b16 && d.n[0] > 8 && d.n[0] % 8 != 0;
+}
+
+// OIhw8i8o -> oihw, OIhw16o16i -> oihw 3x3 on AVX2: B = 9 hw, so every A
+// tile took a full 8x8 tile and an edge tile of one lane (its src row
+// gathered and its 8 dst elements stored one by one, cached); the edge now
+// moves back and runs as a full tile. Only where the call's B is not
+// whole tiles and more than one; not with the sum or compensation (the
+// repeated lanes), B-outer tiles (the A loop inside keeps r15) or the line
+// pairs (their rows carried between calls). Knob
+// RELAYOUT_JIT_YMM_SHIFT_B=0: off.
+bool jit_ymm_shift_b(const jit_reorder_desc_t &d) {
+    static const bool on = getenv_int("RELAYOUT_JIT_YMM_SHIFT_B", 1) != 0; // experiment knob
+    return on && d.isa == cpu_isa_t::avx2 && d.strategy == kernel_strategy_t::transpose
+           && d.in_n == 1 && d.beta == 0.f && !d.comp_lanes && !d.b_outer && !d.f32_lines
+           && d.n[1] > 8 && d.n[1] % 8 != 0 && !(d.nt && d.os[0] == 8);
 }
 
 // nchw -> nhwc, nhwc -> nchw, ab -> ba, nchw <-> nChw16c on AVX2: the 8x8

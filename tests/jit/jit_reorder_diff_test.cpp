@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <tuple>
+#include <utility>
 
 #include "jit/x64/cpu_isa.hpp"
 #include "jit/x64/jit_generator.hpp"
@@ -3915,6 +3917,83 @@ TEST(jit_reorder, PaddedBWholeTilesYmm) {
     c.dims = { 16, 3, 224, 225 };
     c.ddt = relayout_s32;
     EXPECT_FALSE(desc_of(c, isa).pad_b) << c.str();
+}
+
+// AVX2 weights to plain whose call's B is not whole 8-lane tiles (B = 9,
+// 10, 15 hw): the last B tile moves back and runs as a full tile
+// (jit_ymm_shift_b). Bit-exact for OIhw8i8o / OIhw16o16i -> oihw with O
+// and I of whole blocks and padded (A padding, the edge tiles), odd src
+// strides, conversions with per-o scales and zero points, s8 and bf16
+// dsts; large (calls split by the driver). Not: B of whole tiles (4x4), B under 8
+// lanes, the sum, compensation.
+TEST(jit_reorder, ShiftedLastBTileYmm) {
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
+    int n = 0;
+    for (const char *stag : { "OIhw8i8o", "OIhw16o16i" })
+        for (const std::vector<dim_t> &hw :
+                std::vector<std::vector<dim_t>>{ { 3, 3 }, { 2, 5 }, { 3, 5 } })
+            for (dim_t O : { 16, 20 }) {
+                jit_case_t c = jit_case_t::of(
+                        { O, 24, hw[0], hw[1] }, relayout_f32, relayout_f32, stag, "oihw");
+                EXPECT_TRUE(x64::jit_ymm_shift_b(desc_of(c, isa))) << c.str();
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                // Conversions: per-o scales, a zero point on either side.
+                c.src_scale_mask = 1;
+                for (const std::pair<data_type_t, data_type_t> dts :
+                        { std::make_pair(relayout_s8, relayout_bf16),
+                                std::make_pair(relayout_f32, relayout_s8) }) {
+                    std::tie(c.sdt, c.ddt) = dts;
+                    (c.sdt == relayout_s8 ? c.src_zp : c.dst_zp) = 3;
+                    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                }
+            }
+    jit_case_t c = jit_case_t::of({ 48, 40, 3, 3 }, relayout_f32, relayout_f32, "oihw", "hwio");
+    c.sstrides = { 40 * 9 + 7, 9, 3, 1 };
+    c.stag = "strided";
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    c = jit_case_t::of({ 512, 512, 3, 3 }, relayout_f32, relayout_f32, "OIhw8i8o", "oihw");
+    EXPECT_TRUE(x64::jit_ymm_shift_b(desc_of(c, isa))) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    c.dims = { 16, 24, 4, 4 };
+    EXPECT_FALSE(x64::jit_ymm_shift_b(desc_of(c, isa))) << c.str();
+    c.dims = { 16, 24, 1, 3 };
+    EXPECT_FALSE(x64::jit_ymm_shift_b(desc_of(c, isa))) << c.str();
+    c.dims = { 16, 24, 3, 3 };
+    c.beta = 0.5f;
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    x64::jit_reorder_desc_t d = desc_of(c, isa);
+    d.beta = 0.5f;
+    EXPECT_FALSE(x64::jit_ymm_shift_b(d)) << c.str();
+    d.beta = 0.f;
+    d.comp_lanes = true;
+    EXPECT_FALSE(x64::jit_ymm_shift_b(d)) << c.str();
+}
+
+// AVX2 transposes of short calls (oihw <-> OIhw8i8o 3x3: 8 o x 8 i x 9 hw
+// = 576 elements) bake a block of the next loop as copies do
+// (kernel_plan_params_t::short_tiles_split): the I blocks, 32 of 128 per
+// call. AVX-512 keeps its call shapes.
+TEST(jit_reorder, ShortTilesSplitYmm) {
+    for (const auto &tags : std::vector<std::pair<const char *, const char *>>{
+                 { "oihw", "OIhw8i8o" }, { "OIhw8i8o", "oihw" } }) {
+        jit_case_t c = jit_case_t::of(
+                { 1024, 1024, 3, 3 }, relayout_f32, relayout_f32, tags.first, tags.second);
+        memory_desc_t smd, dmd;
+        ASSERT_EQ(make_md(smd, c, true), status_t::success);
+        ASSERT_EQ(make_md(dmd, c, false), status_t::success);
+        plan_t p;
+        ASSERT_EQ(plan_create(p, smd, dmd, attr_t()), status_t::success);
+        const cpu_isa_t isa = cpu_isa_t::avx2;
+        kernel_plan_t kp;
+        ASSERT_EQ(kernel_plan_create(kp, p, x64::jit_plan_params(isa, p)), status_t::success);
+        ASSERT_EQ(kp.loops.size(), 2u) << kp.dump(p);
+        EXPECT_EQ(kp.loops[0].n, 32) << kp.dump(p);
+        EXPECT_FALSE(x64::jit_plan_params(cpu_isa_t::avx512_core, p).short_tiles_split);
+        if (!x64::isa_allowed(isa)) continue;
+        c.dims = { 64, 256, 3, 3 };
+        EXPECT_TRUE(run_jit_case(c, isa));
+    }
 }
 
 } // namespace
