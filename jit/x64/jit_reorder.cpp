@@ -488,6 +488,13 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
             prm.tile_plane = far_block_a * far_block_b;
         }
     }
+    // AVX2 few-B tiles (odd B of 4-byte dsts, jit_few_b_tiles): calls of a
+    // multiple of 16 positions, so that every call's dst (B * 4 bytes per
+    // position) is whole lines and streams (10920 x 3 f32 was not: every
+    // other call of nchw -> nhwc stored cached).
+    if (isa == cpu_isa_t::avx2 && inner && inner->os == 1 && inner->tab < 0 && inner->n % 2 == 1
+            && inner->n >= 3 && inner->n <= 7 && dsz == 4)
+        prm.tile_plane = prm.tile_plane / inner->n / 16 * 16 * inner->n;
     // (f32 bit copies, as measured: the byte and word tiles keep their call shapes.)
     // (AVX-512 only: AVX2 lost on 512x512x3x3, 0.94 -> 0.77x oneDNN.)
     prm.a_run_loop = isa == cpu_isa_t::avx512_core && jit_a_run_loop() && p.bit_copy
@@ -513,6 +520,8 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     prm.copy_blocks_inner = isa == cpu_isa_t::avx512_core && p.bit_copy
                             && data_type_size(p.sdt) == 4 && data_type_size(p.ddt) == 4
                             && jit_copy_blocks_inner();
+    static const bool short_tiles = getenv_int("RELAYOUT_JIT_AVX2_SHORT_TILES", 1) != 0; // knob
+    prm.short_tiles_split = isa == cpu_isa_t::avx2 && short_tiles;
     // Tuning knobs (experiments only; part of no cache key).
     static const int tb = getenv_int("RELAYOUT_JIT_TILE_B", 0);
     static const int tp = getenv_int("RELAYOUT_JIT_TILE_PLANE", 0);

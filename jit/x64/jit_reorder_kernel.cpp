@@ -628,6 +628,7 @@ private:
     void ymm_pair_lines(bool nt, const Reg64 &base, const std::function<int64_t(int)> &dst,
             bool new_rows_only = false);
     void gen_ymm_b16_tile(int64_t osA, int64_t ssA, int64_t dsA);
+    void gen_ymm_pad_b_tile(int64_t osA);
     void gen_ymm_b16_outer();
     void gen_f32_line_pair(int64_t osA, const std::function<int64_t(int)> &row_disp);
     void gen_f32_line_pair_regs(int64_t osA, const std::function<int64_t(int)> &row_disp);
@@ -849,6 +850,8 @@ private:
     void full_row_tile(int nl, int TA, const Label &lb, const std::function<void()> &tile);
     Label c_pack_; // gen_row_bytes: 4 x 4 byte transposes in each dword group
     void gen_few_b_tile();
+    void few_b_rows();
+    void few_b_ymm_stores();
     Label c_few_idx_; // gen_few_b_tile: the permute indices
     void generate();
     void emit_constants();
@@ -936,11 +939,20 @@ void reorder_gen_t::emit_constants() {
     // lane c = f % B. Step 1 picks c = 0 and 1 from rows 0 and 1, step s
     // >= 2 keeps the lanes so far and takes c = s from row s.
     const int fb = d_.few_b;
-    table(c_few_idx_, 16 * fb * (fb - 1), [&](int i) {
-        const int j = i / 16 / (fb - 1), st = i / 16 % (fb - 1) + 1, l = i % 16;
-        const int f = 16 * j + l, pos = f / fb, c = f % fb;
-        dd(uint32_t(st == 1 ? (c == 1 ? 16 + pos : pos) : (c == st ? 16 + pos : l)));
-    });
+    if (z_)
+        table(c_few_idx_, 16 * fb * (fb - 1), [&](int i) {
+            const int j = i / 16 / (fb - 1), st = i / 16 % (fb - 1) + 1, l = i % 16;
+            const int f = 16 * j + l, pos = f / fb, c = f % fb;
+            dd(uint32_t(st == 1 ? (c == 1 ? 16 + pos : pos) : (c == st ? 16 + pos : l)));
+        });
+    // AVX2 (odd B): row c's permute moves position p to lane (B p + c) % 8,
+    // so lane l takes position (l - c) / B mod 8 (B is odd: invertible mod
+    // 8, B * B = 1 mod 8 for 3, 5, 7).
+    else
+        table(c_few_idx_, 8 * fb, [&](int i) {
+            const int c = i / 8, l = i % 8;
+            dd(uint32_t(((l - c + 8) * fb) % 8));
+        });
     table(c_ysm_col_, 256, [&](int i) { db(ysm_col_[i / 32][i % 32 / 16]); });
     if ((d_.byte_tile || bytes_ || d_.flat_bytes || d_.ymm_small || d_.ymm_narrow)
             && d_.comp_lanes) {
@@ -3202,6 +3214,8 @@ void reorder_gen_t::gen_transpose() {
         open_a();
         open_b();
     }
+    Label lbody; // (jit_ymm_shift_b: the shifted last B tile starts over here)
+    L(lbody);
     mov(rbx, r15);
     if (log_n1) shr(rbx, log_n1);
     imul(rbx, rbx, (int)isB);
@@ -3282,6 +3296,17 @@ void reorder_gen_t::gen_transpose() {
     };
     // 8x8 tiles: each dst row one whole line.
     if (d_.ymm_b16) tile_pair([&] { gen_ymm_b16_tile(osA, ssA, dsA); });
+    if (d_.pad_b && !z_) {
+        // The same pair where B is padded (16 stored lanes, fewer values):
+        // rows past the values zero (jit_pad_b_tiles).
+        Label lno;
+        jump_if_past(rax, T, s_v0, lno);
+        jump_if_past(r15, 2 * T, s_z0 + 8, lno);
+        gen_ymm_pad_b_tile(osA);
+        add(r15, 2 * T);
+        jmp(lb, T_NEAR);
+        L(lno);
+    }
     // 16x16 tiles: whole dst lines streamed.
     if (d_.f32_lines && z_)
         tile_pair([&] {
@@ -3301,7 +3326,7 @@ void reorder_gen_t::gen_transpose() {
         jmp(lnext, T_NEAR);
         L(lno);
     }
-    if (d_.pad_b && TA == T && TB == T) {
+    if (d_.pad_b && z_ && TA == T && TB == T) {
         // A whole tile of A positions and of stored B lanes, not all of
         // them values (B padding): rows past the values stay zero.
         Label lno, lloaded;
@@ -3385,6 +3410,23 @@ void reorder_gen_t::gen_transpose() {
     jmp(lnext, T_NEAR);
     // Edge tile: counts of the tile.
     L(lgen);
+    if (jit_ymm_shift_b(d_)) {
+        // AVX2: a last B tile with fewer than T lanes (B = 9 hw of 3x3
+        // weights to plain: one lane) moves back to end at the last lane
+        // and runs as a full tile when A is whole, B has T values and no
+        // padding; the lanes it repeats are stored again with the same
+        // values (no sum, no compensation).
+        Label lno;
+        jump_if_past(rax, T, s_v0, lno);
+        mov(r14, qword[rsp + s_v0 + 8]);
+        cmp(r14, qword[rsp + s_z0 + 8]);
+        jne(lno, T_NEAR);
+        cmp(r14, T);
+        jl(lno, T_NEAR);
+        lea(r15, ptr[r14 - T]);
+        jmp(lbody, T_NEAR);
+        L(lno);
+    }
     {
         clamp_diff(r13, qword[rsp + s_v0], rax, T);
         mov(qword[rsp + s_cnt_load], r13); // lanes of a src row (A)
@@ -3517,17 +3559,11 @@ void reorder_gen_t::gen_transpose() {
 // 4) narrow the four vectors into one line.
 void reorder_gen_t::gen_few_b_tile() {
     const int B = d_.few_b;
-    const bool ssc_vec = ssc_vec_, dsc_vec = dsc_vec_;
-    ssc_vec_ = d_.ss[0] == 1;
-    dsc_vec_ = d_.ds[0] == 1;
-    for (int b = 0; b < B; ++b) {
-        load_lanes(b, ptr[rcx + b * d_.is[1] * ssz_], nullptr, d_.sdt);
-        if (value_path())
-            compute(b, lane_src_t{ ptr[rdx], ptr[rsi + b * d_.ss[1] * 4],
-                               ptr[rdi + b * d_.ds[1] * 4], nullptr });
+    few_b_rows();
+    if (!z_) {
+        few_b_ymm_stores();
+        return;
     }
-    ssc_vec_ = ssc_vec;
-    dsc_vec_ = dsc_vec;
     stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
         int out[8] = {}; // (B >= 2: set below; the compiler cannot tell)
         for (int j = 0; j < B; ++j) {
@@ -3555,6 +3591,62 @@ void reorder_gen_t::gen_few_b_tile() {
     });
 }
 
+// The tile's B src rows into vr(0 .. B-1), converted along A.
+void reorder_gen_t::few_b_rows() {
+    const bool ssc_vec = ssc_vec_, dsc_vec = dsc_vec_;
+    ssc_vec_ = d_.ss[0] == 1;
+    dsc_vec_ = d_.ds[0] == 1;
+    for (int b = 0; b < d_.few_b; ++b) {
+        load_lanes(b, ptr[rcx + b * d_.is[1] * ssz_], nullptr, d_.sdt);
+        if (value_path())
+            compute(b, lane_src_t{ ptr[rdx], ptr[rsi + b * d_.ss[1] * 4],
+                               ptr[rdi + b * d_.ds[1] * 4], nullptr });
+    }
+    ssc_vec_ = ssc_vec;
+    dsc_vec_ = dsc_vec;
+}
+
+// AVX2 (odd B, 4-byte dsts): dst element f = B p + c of the tile (position
+// p, lane c) belongs in lane f % 8 of dst vector f / 8. One vpermps per row
+// moves each position p of row c to lane (B p + c) % 8 (a bijection for
+// odd B), so dst vector j is a blend of the permuted rows, lane l from row
+// (8 j + l) % B: B permutes and B (B - 1) blends per tile (3 channels: 9
+// shuffles for 24 values), no 2-source permute needed. Streamed when the
+// call may and the tile is not the shifted last one (its dst is not
+// 32-byte aligned; it stores cached, rewriting the positions it repeats).
+void reorder_gen_t::few_b_ymm_stores() {
+    const int B = d_.few_b;
+    const Ymm idx(15);
+    for (int c = 0; c < B; ++c) {
+        vmovups(idx, ptr[rip + c_few_idx_ + 32 * c]);
+        vpermps(Ymm(c), idx, Ymm(c));
+    }
+    for (int j = 0; j < B; ++j) {
+        const Ymm out(8 + j);
+        int mask[8] = {};
+        for (int l = 0; l < 8; ++l)
+            mask[(8 * j + l) % B] |= 1 << l;
+        const int c0 = 8 * j % B, c1 = (c0 + 1) % B;
+        vblendps(out, Ymm(c0), Ymm(c1), mask[c1]);
+        for (int c = (c1 + 1) % B; c != c0; c = (c + 1) % B)
+            vblendps(out, out, Ymm(c), mask[c]);
+    }
+    Label lcached, ldone;
+    if (d_.nt) {
+        cmp(qword[rsp + s_nt], 0);
+        je(lcached, T_NEAR);
+        cmp(qword[rsp + s_shift], 0);
+        jne(lcached, T_NEAR);
+        for (int j = 0; j < B; ++j)
+            vmovntps(ptr[rdx + 32 * j], Ymm(8 + j));
+        jmp(ldone, T_NEAR);
+    }
+    L(lcached);
+    for (int j = 0; j < B; ++j)
+        vmovups(ptr[rdx + 32 * j], Ymm(8 + j));
+    L(ldone);
+}
+
 // AVX2 tiles of 8 A rows x 16 B lanes (d_.ymm_b16, see
 // jit_ymm_b16_tiles): the left 8x8 tile's rows wait on the stack while the
 // right one is transposed, then each dst row is written as one whole
@@ -3575,6 +3667,37 @@ void reorder_gen_t::gen_ymm_b16_tile(int64_t osA, int64_t ssA, int64_t dsA) {
                                    ptr[rdi + a * dsA + 32 * h * d_.ds[1]], nullptr });
             if (h == 0) vmovups(ptr[rsp + buf_stage + 32 * a], Ymm(a));
         }
+    }
+    ymm_pair_lines(
+            d_.nt, rdx, [&](int a) { return a * osA; }, jit_ymm_shift_new_rows(d_));
+}
+
+// The 8x16 tile pair of a B padded in the dst (d_.pad_b on AVX2: nchw ->
+// nChw16c of 3 channels, 3 value rows of 16): the value rows are loaded,
+// the others zeroed (a half without values is not transposed), and each
+// dst row is one whole line as in gen_ymm_b16_tile; the edge tile had
+// gathered and stored every tile element by element, cached.
+void reorder_gen_t::gen_ymm_pad_b_tile(int64_t osA) {
+    const int64_t isB = d_.is[1] * ssz_;
+    mov(r13, qword[rsp + s_v0 + 8]);
+    sub(r13, r15); // value rows (none when <= 0)
+    for (int h = 0; h < 2; ++h) {
+        Label lloaded, lzero;
+        for (int b = 0; b < 8; ++b)
+            vpxord_or_xor(b);
+        for (int b = 0; b < 8; ++b) {
+            cmp(r13, 8 * h + b);
+            jle(lloaded, T_NEAR);
+            vmovups(Ymm(b), ptr[rcx + (8 * h + b) * isB]);
+        }
+        L(lloaded);
+        cmp(r13, 8 * h);
+        jle(lzero, T_NEAR);
+        transpose_tile();
+        L(lzero);
+        if (h == 0)
+            for (int a = 0; a < 8; ++a)
+                vmovups(ptr[rsp + buf_stage + 32 * a], Ymm(a));
     }
     ymm_pair_lines(
             d_.nt, rdx, [&](int a) { return a * osA; }, jit_ymm_shift_new_rows(d_));
@@ -4817,6 +4940,21 @@ bool jit_ymm_shift_new_rows(const jit_reorder_desc_t &d) {
     return on && d.isa == cpu_isa_t::avx2 && d.ymm_b16 && d.n[0] > 8 && d.n[0] % 8 != 0;
 }
 
+// OIhw8i8o -> oihw, OIhw16o16i -> oihw 3x3 on AVX2: B = 9 hw, so every A
+// tile took a full 8x8 tile and an edge tile of one lane (its src row
+// gathered and its 8 dst elements stored one by one, cached); the edge now
+// moves back and runs as a full tile. Only where the call's B is not
+// whole tiles and more than one; not with the sum or compensation (the
+// repeated lanes), B-outer tiles (the A loop inside keeps r15) or the line
+// pairs (their rows carried between calls). Knob
+// RELAYOUT_JIT_YMM_SHIFT_B=0: off.
+bool jit_ymm_shift_b(const jit_reorder_desc_t &d) {
+    static const bool on = getenv_int("RELAYOUT_JIT_YMM_SHIFT_B", 1) != 0; // experiment knob
+    return on && d.isa == cpu_isa_t::avx2 && d.strategy == kernel_strategy_t::transpose
+           && d.in_n == 1 && d.beta == 0.f && !d.comp_lanes && !d.b_outer && !d.f32_lines
+           && d.n[1] > 8 && d.n[1] % 8 != 0 && !(d.nt && d.os[0] == 8);
+}
+
 // nchw -> nhwc, nhwc -> nchw, ab -> ba, nchw <-> nChw16c on AVX2: the 8x8
 // tile's dst rows are half lines; a line's halves come from two tiles, far
 // apart in time when streamed (2x slower than cached there), so these
@@ -5738,14 +5876,18 @@ bool jit_copy_packs(const jit_reorder_desc_t &d) {
 // scale, 2 threads, 1024x1024x3x3 2 -> 9% (0.47 -> 2.4x oneDNN),
 // 256x256x3x3 7 -> 55% (0.56 -> 5.2x). Knob RELAYOUT_JIT_FEW_B=0: off.
 int jit_few_b_tiles(const jit_reorder_desc_t &d) {
-    static const bool on = getenv_int("RELAYOUT_JIT_FEW_B", 1) != 0; // experiment knob
-    if (!on || d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose)
-        return 0;
+    static const bool on = getenv_int("RELAYOUT_JIT_FEW_B", 1) != 0;         // experiment knob
+    static const bool ymm_on = getenv_int("RELAYOUT_JIT_YMM_FEW_B", 1) != 0; // experiment knob
+    const bool ymm = d.isa == cpu_isa_t::avx2;
+    if (!on || (ymm && !ymm_on) || d.strategy != kernel_strategy_t::transpose) return 0;
+    if (d.isa != cpu_isa_t::avx512_core && !ymm) return 0;
     if (d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return 0;
     if (d.n[1] < 2 || d.n[1] > 7 || d.os[1] != 1 || d.os[0] != d.n[1] || d.is[0] != 1) return 0;
-    // 4-byte dsts, or 1-byte ones of 4 lanes (a line per tile).
+    // 4-byte dsts, or 1-byte ones of 4 lanes (a line per tile). AVX2: odd
+    // B, 4-byte dsts (gen_few_b_ymm).
     const size_t dsz = data_type_size(d.ddt);
     if (dsz != 4 && !(dsz == 1 && d.n[1] == 4)) return 0;
+    if (ymm && (dsz != 4 || d.n[1] % 2 == 0)) return 0;
     // Scales: vectors along A (stride 1) or constant along it.
     if ((d.src_scale && d.ss[0] > 1) || (d.dst_scale && d.ds[0] > 1)) return 0;
     if (!fits32(d.n[1] * d.is[1] * 4) || !fits32(d.n[1] * (d.ss[1] + d.ds[1]) * 4)) return 0;
@@ -5763,15 +5905,19 @@ int jit_few_b_tiles(const jit_reorder_desc_t &d) {
 // -> 1.36); single-thread (benchdnn_lite, busy machine) 64x3x224x224
 // 154 -> 43 ms. Knob RELAYOUT_JIT_PAD_B=0: off.
 bool jit_pad_b_tiles(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
-    static const bool on = getenv_int("RELAYOUT_JIT_PAD_B", 1) != 0; // experiment knob
-    if (!on || d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose)
+    static const bool on = getenv_int("RELAYOUT_JIT_PAD_B", 1) != 0;         // experiment knob
+    static const bool ymm_on = getenv_int("RELAYOUT_JIT_YMM_PAD_B", 1) != 0; // experiment knob
+    // AVX2: on the 8x16 tile pairs (their lines streamed), A of 8 rows.
+    const bool ymm = d.isa == cpu_isa_t::avx2 && d.ymm_b16 && ymm_on;
+    if (!on || (d.isa != cpu_isa_t::avx512_core && !ymm)
+            || d.strategy != kernel_strategy_t::transpose)
         return false;
     if (!d.nt || !d.bit_copy || data_type_size(d.sdt) != 4 || d.in_n != 1 || d.comp_lanes)
         return false;
     if (d.byte_tile || d.word_tile || d.word_pair || d.dst_stage_row || d.flat_a || d.flat_b)
         return false;
     const kloop_t &B = kp.micro[1];
-    return d.n[0] >= 16 && d.n[1] >= 16 && B.dim >= 0 && p.check[B.dim];
+    return d.n[0] >= (ymm ? 8 : 16) && d.n[1] >= 16 && B.dim >= 0 && p.check[B.dim];
 }
 
 int jit_narrow_rows(const jit_reorder_desc_t &d) {
@@ -6242,7 +6388,8 @@ void jit_reorder_desc_init(
     // adjacent halves are 1.6x faster (nchw -> nChw8c, 134 MB).
     d.ymm_b16 = jit_ymm_b16_tiles(d, isa);
     const bool nt_lines = d.nt; // (AVX2 flattened short-B tiles: whole lines, see below)
-    if (d.isa != cpu_isa_t::avx512_core && !ymm_lines_streamable(d) && !d.ymm_b16
+    // (AVX2 few-B tiles: B dense vectors per tile, the call's dst one run.)
+    if (d.isa != cpu_isa_t::avx512_core && !ymm_lines_streamable(d) && !d.ymm_b16 && !d.few_b
             && d.strategy != kernel_strategy_t::copy)
         d.nt = false;
     d.word_tile = word_tile_desc(d, p);

@@ -365,6 +365,10 @@ dim_t jit_min_tile_call();
 // stored. Knob RELAYOUT_JIT_YMM_SHIFT_NEW=0: off.
 bool jit_ymm_shift_new_rows(const jit_reorder_desc_t &d);
 
+// AVX2 transposes whose last B tile (fewer than 8 lanes) is shifted back
+// and runs as a full tile. Knob RELAYOUT_JIT_YMM_SHIFT_B=0: off.
+bool jit_ymm_shift_b(const jit_reorder_desc_t &d);
+
 // desc.fence_in_driver: streamed kernels of the quad-loading flattened
 // tiles (desc.quad_ld), whose calls are short (2048x2048x3x3 to oihw: 18
 // KiB each). Knob RELAYOUT_JIT_CALL_FENCE=1: an sfence per call again.

@@ -318,12 +318,14 @@ status_t kernel_plan_create(
             // leave the blocks to the driver. (Tiles keep their measured
             // call shapes: 2x2 weights to plain, 1024 elements per call.)
             // (Tiles below min_tile_call likewise: 8i8o weights, 576
-            // elements per call.)
+            // elements per call; AVX2 transposes below min_call with
+            // short_tiles_split.)
             const bool tiles = kp.strategy == kernel_strategy_t::transpose
                                || kp.strategy == kernel_strategy_t::interleave;
-            if (kp.strategy == kernel_strategy_t::copy ? work >= params.min_call
-                                                       : !tiles || work >= params.min_tile_call)
-                break;
+            const bool as_copy = kp.strategy == kernel_strategy_t::copy
+                                 || (params.short_tiles_split
+                                         && kp.strategy == kernel_strategy_t::transpose);
+            if (work >= (as_copy ? params.min_call : tiles ? params.min_tile_call : 0)) break;
             dim_t b = params.bake_limit / work;
             while (b > 1 && l.n % b != 0)
                 --b;

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <tuple>
+#include <utility>
 
 #include "jit/x64/cpu_isa.hpp"
 #include "jit/x64/jit_generator.hpp"
@@ -3903,34 +3905,27 @@ TEST(jit_reorder, YmmB16NearRowsBOuter) {
     EXPECT_EQ(desc_of(c, isa).ymm_b16_pf, 0) << c.str();
 }
 
-// Transposes of a few B lanes dense in the dst over A (nchw -> nhwc of 2
-// to 7 channels, hwio -> OIhw4i16o4i): whole 16-position A tiles
-// permuted into B whole dst vectors (desc.few_b), edges on the 16x16
-// tile. Bit-exact for every B, A of one tile, of tiles and a tail,
-// shorter than a tile, a baked loop (odd src strides: A = w under an h
-// loop), s32, streamed (large; calls line-aligned and not: 521 x 3 f32
-// per row), conversions with scales along A and B and zero points, 1-byte
-// dsts of 4 lanes. Not: 2-byte dsts, 1-byte ones of other B, the sum,
-// padded or strided dst rows, 8 channels.
-TEST(jit_reorder, FewBLanesPermuted) {
-    const cpu_isa_t isa = cpu_isa_t::avx512_core;
-    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
-    int n = 0;
-    for (dim_t C : { 2, 3, 4, 5, 7 })
-        for (const std::vector<dim_t> &hw : std::vector<std::vector<dim_t>>{
-                     { 1, 16 }, { 5, 7 }, { 3, 37 }, { 16, 16 }, { 1, 15 }, { 2, 33 } }) {
+// The few-B cases of both levels (FewBLanesPermuted, FewBLanesYmm): every
+// B of `Cs` on planes `hws` (f32, s32, odd src strides: w its own node
+// under a baked h loop), streamed (calls line-aligned and not: 521 x 3 f32
+// per row), conversions (`conv_Cs`): scales along A (w) load as vectors,
+// those along B (c) broadcast per row; zero points; narrower srcs.
+void few_b_shapes(cpu_isa_t isa, const std::vector<dim_t> &Cs,
+        const std::vector<std::vector<dim_t>> &hws, const std::vector<dim_t> &conv_Cs, int &n) {
+    const dim_t T = isa == cpu_isa_t::avx512_core ? 16 : 8;
+    for (dim_t C : Cs)
+        for (const std::vector<dim_t> &hw : hws) {
             jit_case_t c = jit_case_t::of(
                     { 2, C, hw[0], hw[1] }, relayout_f32, relayout_f32, "nchw", "nhwc");
             EXPECT_EQ(desc_of(c, isa).few_b, C) << c.str();
             EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
             c.sdt = c.ddt = relayout_s32;
             EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
-            // Odd src strides: w is its own node, under a baked h loop.
             c.sdt = c.ddt = relayout_f32;
             const dim_t plane = hw[0] * (hw[1] + 2) + 9;
             c.sstrides = { C * plane + 1, plane, hw[1] + 2, 1 };
             c.dstrides = { C * hw[0] * hw[1], 1, hw[1] * C, C };
-            if (hw[1] >= 16) {
+            if (hw[1] >= T) {
                 EXPECT_EQ(desc_of(c, isa).few_b, C) << c.str();
             }
             EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
@@ -3942,9 +3937,7 @@ TEST(jit_reorder, FewBLanesPermuted) {
         EXPECT_TRUE(d.nt) << c.str();
         EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
     }
-    // Conversions: lanes walk A, so scales along A (w) load as vectors and
-    // those along B (c) broadcast per row; zero points; narrower srcs.
-    for (dim_t C : { 3, 4 }) {
+    for (dim_t C : conv_Cs) {
         jit_case_t c = jit_case_t::of({ 2, C, 5, 37 }, relayout_f32, relayout_s32, "nchw", "nhwc");
         EXPECT_EQ(desc_of(c, isa).few_b, C) << c.str();
         c.src_scale_mask = 8;
@@ -3958,6 +3951,32 @@ TEST(jit_reorder, FewBLanesPermuted) {
         c.dst_scale_mask = 8;
         EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
     }
+}
+
+// Not with the sum (it reads the dst): `c` with it runs on other tiles.
+void few_b_not_with_sum(jit_case_t c, cpu_isa_t isa, int &n) {
+    c.beta = 0.5f;
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    x64::jit_reorder_desc_t d = desc_of(c, isa);
+    d.beta = 0.5f;
+    EXPECT_EQ(x64::jit_few_b_tiles(d), 0) << c.str();
+}
+
+// Transposes of a few B lanes dense in the dst over A (nchw -> nhwc of 2
+// to 7 channels, hwio -> OIhw4i16o4i): whole 16-position A tiles
+// permuted into B whole dst vectors (desc.few_b), edges on the 16x16
+// tile. Bit-exact for every B, A of one tile, of tiles and a tail,
+// shorter than a tile, a baked loop (odd src strides: A = w under an h
+// loop), s32, streamed (large; calls line-aligned and not: 521 x 3 f32
+// per row), conversions with scales along A and B and zero points, 1-byte
+// dsts of 4 lanes. Not: 2-byte dsts, 1-byte ones of other B, the sum,
+// padded or strided dst rows, 8 channels.
+TEST(jit_reorder, FewBLanesPermuted) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    int n = 0;
+    few_b_shapes(isa, { 2, 3, 4, 5, 7 },
+            { { 1, 16 }, { 5, 7 }, { 3, 37 }, { 16, 16 }, { 1, 15 }, { 2, 33 } }, { 3, 4 }, n);
     // 1-byte dsts of 4 lanes, a line per tile (hwio -> OIhw4i16o4i: B =
     // 4 i, A = 16 o): common and per-o (along A) scales, u8, padded i
     // (20: the edge tiles), a 1-byte bit copy; nchw -> nhwc of 4 channels.
@@ -3989,11 +4008,7 @@ TEST(jit_reorder, FewBLanesPermuted) {
         c.ddt = relayout_bf16;
         EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
         c.ddt = relayout_f32;
-        c.beta = 0.5f;
-        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
-        x64::jit_reorder_desc_t d = desc_of(c, isa);
-        d.beta = 0.5f;
-        EXPECT_EQ(x64::jit_few_b_tiles(d), 0) << c.str();
+        few_b_not_with_sum(c, isa, n);
     }
     jit_case_t c = jit_case_t::of({ 2, 3, 5, 37 }, relayout_f32, relayout_f32, "nchw", "nhwc");
     c.src_scale_mask = 0;
@@ -4011,6 +4026,37 @@ TEST(jit_reorder, FewBLanesPermuted) {
     c.dstrides = { 5 * 37 * 4, 1, 37 * 4, 4 }; // rows of 3 lanes 4 apart
     EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
     EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+}
+
+// The same on AVX2 (odd B, 4-byte dsts): whole 8-position A tiles, each
+// row permuted once and the B dst vectors blended (gen_few_b_ymm). Every
+// odd B, A of one tile, of tiles and a tail (the shifted last A tile,
+// stored cached, streamed calls too), shorter than a tile, odd src
+// strides under a baked loop, s32, streamed (w 520 / 521),
+// conversions with scales along A and B and zero points. Not: even B,
+// 1-byte dsts, the sum.
+TEST(jit_reorder, FewBLanesYmm) {
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
+    int n = 0;
+    few_b_shapes(isa, { 3, 5, 7 },
+            { { 1, 8 }, { 5, 7 }, { 3, 37 }, { 8, 8 }, { 1, 15 }, { 2, 17 }, { 1, 9 } }, { 3, 5 },
+            n);
+    // Streamed with a shifted last A tile (511 x 521 positions per call),
+    // stored cached: its dst is not 32-byte aligned.
+    jit_case_t c = jit_case_t::of({ 9, 3, 511, 521 }, relayout_f32, relayout_f32, "nchw", "nhwc");
+    EXPECT_TRUE(desc_of(c, isa).nt) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    c.dims = { 2, 3, 5, 37 };
+    for (dim_t C : { 2, 4, 6 }) {
+        c.dims[1] = C;
+        EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
+    }
+    c.dims[1] = 3;
+    c.ddt = relayout_u8;
+    EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
+    c.ddt = relayout_f32;
+    few_b_not_with_sum(c, isa, n);
 }
 
 // Streamed f32 transposes whose B is padded in the dst (nchw -> nChw16c
@@ -4032,6 +4078,110 @@ TEST(jit_reorder, PaddedBWholeTiles) {
     c.dims = { 16, 3, 224, 225 };
     c.ddt = relayout_s32;
     EXPECT_FALSE(desc_of(c, isa).pad_b) << c.str();
+}
+
+// The same on AVX2's 8x16 tile pairs (desc.pad_b with ymm_b16): bit-exact
+// with A tails (the shifted last A tile), a last block of 3 value lanes
+// after whole blocks, blocks of 1 and 15 value lanes, odd src strides,
+// streamed (large). Not: small problems (cached), conversions.
+TEST(jit_reorder, PaddedBWholeTilesYmm) {
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
+    int n = 0;
+    for (dim_t C : { 3, 19, 1, 15 }) {
+        jit_case_t c = jit_case_t::of(
+                { C == 19 ? 6 : 16, C, 224, 225 }, relayout_f32, relayout_f32, "nchw", "nChw16c");
+        EXPECT_TRUE(desc_of(c, isa).pad_b) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    }
+    jit_case_t c =
+            jit_case_t::of({ 16, 3, 224, 225 }, relayout_f32, relayout_f32, "nchw", "nChw16c");
+    c.sstrides = { 3 * 224 * 227 + 5, 224 * 227 + 1, 227, 1 };
+    EXPECT_TRUE(desc_of(c, isa).pad_b) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    c.sstrides.clear();
+    c.dims = { 2, 3, 24, 25 };
+    EXPECT_FALSE(desc_of(c, isa).pad_b) << c.str();
+    c.dims = { 16, 3, 224, 225 };
+    c.ddt = relayout_s32;
+    EXPECT_FALSE(desc_of(c, isa).pad_b) << c.str();
+}
+
+// AVX2 weights to plain whose call's B is not whole 8-lane tiles (B = 9,
+// 10, 15 hw): the last B tile moves back and runs as a full tile
+// (jit_ymm_shift_b). Bit-exact for OIhw8i8o / OIhw16o16i -> oihw with O
+// and I of whole blocks and padded (A padding, the edge tiles), odd src
+// strides, conversions with per-o scales and zero points, s8 and bf16
+// dsts; large (calls split by the driver). Not: B of whole tiles (4x4), B under 8
+// lanes, the sum, compensation.
+TEST(jit_reorder, ShiftedLastBTileYmm) {
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
+    int n = 0;
+    for (const char *stag : { "OIhw8i8o", "OIhw16o16i" })
+        for (const std::vector<dim_t> &hw :
+                std::vector<std::vector<dim_t>>{ { 3, 3 }, { 2, 5 }, { 3, 5 } })
+            for (dim_t O : { 16, 20 }) {
+                jit_case_t c = jit_case_t::of(
+                        { O, 24, hw[0], hw[1] }, relayout_f32, relayout_f32, stag, "oihw");
+                EXPECT_TRUE(x64::jit_ymm_shift_b(desc_of(c, isa))) << c.str();
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                // Conversions: per-o scales, a zero point on either side.
+                c.src_scale_mask = 1;
+                for (const std::pair<data_type_t, data_type_t> dts :
+                        { std::make_pair(relayout_s8, relayout_bf16),
+                                std::make_pair(relayout_f32, relayout_s8) }) {
+                    std::tie(c.sdt, c.ddt) = dts;
+                    (c.sdt == relayout_s8 ? c.src_zp : c.dst_zp) = 3;
+                    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                }
+            }
+    jit_case_t c = jit_case_t::of({ 48, 40, 3, 3 }, relayout_f32, relayout_f32, "oihw", "hwio");
+    c.sstrides = { 40 * 9 + 7, 9, 3, 1 };
+    c.stag = "strided";
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    c = jit_case_t::of({ 512, 512, 3, 3 }, relayout_f32, relayout_f32, "OIhw8i8o", "oihw");
+    EXPECT_TRUE(x64::jit_ymm_shift_b(desc_of(c, isa))) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    c.dims = { 16, 24, 4, 4 };
+    EXPECT_FALSE(x64::jit_ymm_shift_b(desc_of(c, isa))) << c.str();
+    c.dims = { 16, 24, 1, 3 };
+    EXPECT_FALSE(x64::jit_ymm_shift_b(desc_of(c, isa))) << c.str();
+    c.dims = { 16, 24, 3, 3 };
+    c.beta = 0.5f;
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    x64::jit_reorder_desc_t d = desc_of(c, isa);
+    d.beta = 0.5f;
+    EXPECT_FALSE(x64::jit_ymm_shift_b(d)) << c.str();
+    d.beta = 0.f;
+    d.comp_lanes = true;
+    EXPECT_FALSE(x64::jit_ymm_shift_b(d)) << c.str();
+}
+
+// AVX2 transposes of short calls (oihw <-> OIhw8i8o 3x3: 8 o x 8 i x 9 hw
+// = 576 elements) bake a block of the next loop as copies do
+// (kernel_plan_params_t::short_tiles_split): the I blocks, 32 of 128 per
+// call. AVX-512 keeps its call shapes.
+TEST(jit_reorder, ShortTilesSplitYmm) {
+    for (const auto &tags : std::vector<std::pair<const char *, const char *>>{
+                 { "oihw", "OIhw8i8o" }, { "OIhw8i8o", "oihw" } }) {
+        jit_case_t c = jit_case_t::of(
+                { 1024, 1024, 3, 3 }, relayout_f32, relayout_f32, tags.first, tags.second);
+        memory_desc_t smd, dmd;
+        ASSERT_EQ(make_md(smd, c, true), status_t::success);
+        ASSERT_EQ(make_md(dmd, c, false), status_t::success);
+        plan_t p;
+        ASSERT_EQ(plan_create(p, smd, dmd, attr_t()), status_t::success);
+        const cpu_isa_t isa = cpu_isa_t::avx2;
+        kernel_plan_t kp;
+        ASSERT_EQ(kernel_plan_create(kp, p, x64::jit_plan_params(isa, p)), status_t::success);
+        ASSERT_EQ(kp.loops.size(), 2u) << kp.dump(p);
+        EXPECT_EQ(kp.loops[0].n, 32) << kp.dump(p);
+        EXPECT_FALSE(x64::jit_plan_params(cpu_isa_t::avx512_core, p).short_tiles_split);
+        if (!x64::isa_allowed(isa)) continue;
+        c.dims = { 64, 256, 3, 3 };
+        EXPECT_TRUE(run_jit_case(c, isa));
+    }
 }
 
 } // namespace
