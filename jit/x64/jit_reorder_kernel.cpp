@@ -804,6 +804,8 @@ private:
     static bool row_bytes(const jit_reorder_desc_t &d);
     void gen_row_tiles(int TA);
     void gen_row_bytes(int TA);
+    void gen_narrow_half();
+    void row_byte_groups(int g0, int g1, const Opmask *k);
     void gen_row_words(int TA);
     void gen_pair_a();
     void gen_quad_a();
@@ -840,6 +842,8 @@ private:
         tb_ = saved.tb;
         ssc_reg_ = dsc_reg_ = -1;
     }
+    row_lanes_t begin_row_bytes();
+    void end_row_bytes(const row_lanes_t &saved);
     row_lanes_t begin_word_pairs();
     void end_word_pairs(const row_lanes_t &saved);
     void word_pair(int j, int h, const Address &a, const Opmask *k, int l);
@@ -2706,16 +2710,20 @@ bool reorder_gen_t::row_bytes(const jit_reorder_desc_t &d) {
 // rax a0, r15 b0 = 0, rcx src tile, rdx dst tile, rsi / rdi scales of the
 // tile (lane l at l * ss[1] / ds[1]).
 void reorder_gen_t::gen_row_bytes(int TA) {
-    const int T = W_;
-    const int64_t n1 = d_.in_n;
-    auto row_disp = [&](int b) { return ((b % n1) * d_.in_is + (b / n1) * d_.is[1]) * ssz_; };
     const int64_t osA = d_.os[0] * dsz_;
-    const bool sgn = d_.ddt == relayout_s8;
-    const Opmask *k = TA < T ? &k5 : nullptr;
-    const Zmm pack(30);
-    vmovdqu8(pack, ptr[rip + c_pack_]);
-    // Invariants in registers (the transpose clobbers them: once per row
-    // tile): the upper clamp, a scale common to the whole tile.
+    const row_lanes_t saved = begin_row_bytes();
+    row_byte_groups(0, 16, TA < W_ ? &k5 : nullptr);
+    end_row_bytes(saved);
+    transpose_tile();
+    comp_byte_groups(TA);
+    store_row_lines(TA, 64, d_.nt && osA % 64 == 0, [&](int a, int) { return Zmm(a); });
+}
+
+// The invariants of row_byte_groups in registers (the transpose clobbers
+// them: once per row tile): the byte shuffle (zmm 30), the upper clamp
+// (29), a scale common to the whole tile, the blend mask k7.
+reorder_gen_t::row_lanes_t reorder_gen_t::begin_row_bytes() {
+    vmovdqu8(Zmm(30), ptr[rip + c_pack_]);
     sat_packs_ = true;
     vmovups(Zmm(29), cst(c_hi_));
     hoisted_[0] = hoisted_t{ &c_hi_, 29 };
@@ -2723,6 +2731,22 @@ void reorder_gen_t::gen_row_bytes(int TA) {
     const row_lanes_t saved = begin_row_lanes();
     mov(r14d, 0x8888); // dword 3 of each 128-bit lane
     kmovw(k7, r14d);
+    return saved;
+}
+
+void reorder_gen_t::end_row_bytes(const row_lanes_t &saved) {
+    end_row_lanes(saved);
+    sat_packs_ = false;
+    nhoisted_ = 0;
+}
+
+// Groups g0 .. g1 - 1 of a row byte tile (lanes 4 g .. 4 g + 3, rows
+// of A along their elements at rcx) converted into zmm g.
+void reorder_gen_t::row_byte_groups(int g0, int g1, const Opmask *k) {
+    const int64_t n1 = d_.in_n;
+    auto row_disp = [&](int b) { return ((b % n1) * d_.in_is + (b / n1) * d_.is[1]) * ssz_; };
+    const bool sgn = d_.ddt == relayout_s8;
+    const Zmm pack(30);
     // Lane i of every group, then lane i + 1: each load walks one src
     // stream (a B position) and the 16 streams advance a line at a time
     // together (whole groups at a time, 4 lines of a stream back to back,
@@ -2735,7 +2759,7 @@ void reorder_gen_t::gen_row_bytes(int TA) {
         sgn ? vpacksswb(d, a, b) : vpackuswb(d, a, b);
     };
     for (int i = 0; i < 4; ++i)
-        for (int g = 0; g < 16; ++g) {
+        for (int g = g0; g < g1; ++g) {
             const int l = 4 * g + i;
             const Zmm r = i == 0 ? Zmm(g) : Zmm(16);
             if (row_pf_) prefetcht1(ptr[rcx + row_disp(l) + row_pf_]);
@@ -2754,12 +2778,61 @@ void reorder_gen_t::gen_row_bytes(int TA) {
                 vpshufb(Zmm(g), Zmm(g), pack);
             }
         }
-    end_row_lanes(saved);
-    sat_packs_ = false;
-    nhoisted_ = 0;
-    transpose_tile();
-    comp_byte_groups(TA);
-    store_row_lines(TA, 64, d_.nt && osA % 64 == 0, [&](int a, int) { return Zmm(a); });
+}
+
+// Narrow rows to bytes in halves (d_.narrow_half, see jit_narrow_half):
+// whole calls of one row tile (64 B lanes, src rows a page or more
+// apart) in blocks of narrow_half A tiles. Rows 0 .. 31 of the block's
+// tiles are converted first, their group registers (zmm 0 .. 7, 512 B a
+// tile) parked on the stack; then each tile's rows 32 .. 63 join them,
+// one transpose, 16 whole dst lines as gen_row_bytes. So 32 src rows are
+// read at a time, not 64. r8 src, r9 dst, r10 / r11 scales of the call.
+void reorder_gen_t::gen_narrow_half() {
+    const int nb = d_.narrow_half;
+    const int64_t osA = d_.os[0] * dsz_;
+    const int pf = row_pf_;
+    row_pf_ = (int)d_.narrow_pf;
+    begin_b_tiles();
+    mov(rsi, r10);
+    mov(rdi, r11);
+    Label lblock;
+    xor_(rax, rax);
+    L(lblock);
+    // The block's tiles (rcx, rdx at the first; the stage at rsp + rbx).
+    auto tiles = [&](const std::function<void()> &tile) {
+        Label l;
+        lea(rcx, ptr[r8 + rax * ssz_]);
+        imul(rdx, rax, (int)osA);
+        add(rdx, r9);
+        xor_(rbx, rbx);
+        L(l);
+        tile();
+        add(rcx, 16 * ssz_);
+        add(rdx, (int)(16 * osA));
+        add(rbx, 512);
+        cmp(rbx, 512 * nb);
+        jl(l, T_NEAR);
+    };
+    const row_lanes_t saved = begin_row_bytes();
+    tiles([&] {
+        row_byte_groups(0, 8, nullptr);
+        for (int g = 0; g < 8; ++g)
+            vmovdqu32(ptr[rsp + rbx + buf_stage + 64 * g], Zmm(g));
+    });
+    end_row_bytes(saved);
+    tiles([&] {
+        const row_lanes_t held = begin_row_bytes();
+        for (int g = 0; g < 8; ++g)
+            vmovdqu32(Zmm(g), ptr[rsp + rbx + buf_stage + 64 * g]);
+        row_byte_groups(8, 16, nullptr);
+        end_row_bytes(held);
+        transpose_tile();
+        store_row_lines(16, 64, d_.nt && osA % 64 == 0, [&](int a, int) { return Zmm(a); });
+    });
+    add(rax, 16 * nb);
+    cmp(rax, (int)d_.n[0]);
+    jl(lblock, T_NEAR);
+    row_pf_ = pf;
 }
 
 // Narrow rows (d_.narrow_rows lanes of B, a whole dst line per A
@@ -4670,7 +4743,8 @@ void reorder_gen_t::generate() {
         frame = std::max(frame, buf_stage + 8 * 32);
     if (d_.flat_bytes)
         frame = std::max(frame, buf_stage + (int)(16 * flat_stage_row(d_.flat_bytes)));
-    if (d_.ymm_narrow) frame = std::max(frame, buf_stage + 8 * 32);       // the first half lines
+    if (d_.ymm_narrow) frame = std::max(frame, buf_stage + 8 * 32); // the first half lines
+    if (d_.narrow_half) frame = std::max(frame, buf_stage + 512 * d_.narrow_half); // half rows
     if (d_.ymm_small_lines) frame = std::max(frame, buf_stage + 64 * 64); // a group's dst lines
     if (d_.packed_rows)
         frame = std::max(frame, buf_stage + 17 * 64); // 16 rows, the last one's dead lanes
@@ -4739,6 +4813,7 @@ void reorder_gen_t::generate() {
     whole_calls(d_.ymm_b16_pf != 0, d_.nloops, [&] { gen_ymm_b16_outer(); }); // B-outer 8x16
     whole_calls(d_.pair_a, d_.nloops, [&] { gen_pair_a(); });
     whole_calls(d_.quad_a, d_.nloops, [&] { gen_quad_a(); });
+    whole_calls(d_.narrow_half != 0, d_.nloops, [&] { gen_narrow_half(); });
     whole_calls(d_.quad_bytes, d_.nloops, [&] { gen_quad_bytes(); });
     // The flattened tiles replace the innermost baked loop.
     whole_calls(d_.flat_a != 0, d_.nloops - 1, [&] { gen_transpose_flat(); });
@@ -5938,6 +6013,35 @@ int jit_narrow_rows(const jit_reorder_desc_t &d) {
     return L;
 }
 
+// Narrow rows to s8 / u8 of far src rows (f32 nchw -> nhwc: 64 rows 16
+// KiB apart per call) read 64 streams at a time, a line of each per tile.
+// On the Intel host (Xeon, 2 cores of a KVM guest) 64-row calls to 2-byte
+// dsts ran at about half the speed of 32-row ones (narrow_far_rows_lanes),
+// and the byte dsts, which need 64 rows for a whole dst line, stayed at
+// ~50% of a copy. Whole calls convert them in halves over blocks of A
+// tiles (gen_narrow_half): rows 0 .. 31 of a block's tiles, parked on the
+// stack as packed bytes (512 B a tile), then rows 32 .. 63. reorder_bench,
+// 2 threads, main / this, 3 interleaved rounds, medians, % of a copy (x
+// oneDNN): 16x256x64x64 s8 with a scale 56 -> 91 (2.15 -> 3.65), u8 59
+// -> 83 (2.04 -> 3.48), 16x512x64x64 s8 52 -> 93 (3.83 -> 6.12),
+// 64x128x56x56 u8 64 -> 90 (2.58 -> 4.13); blocks of 4 or 64 tiles were
+// even with 16. Not on other CPUs (the AMD hosts ran the 64 rows at
+// 88-100% of a copy). The same order for two row tiles of 2-byte dsts
+// (64-lane calls, one row tile over a block, then the other) lost to
+// the 32-lane calls (bf16 87 -> 78-82%). Experiment knob
+// RELAYOUT_JIT_NARROW_HALF: A tiles per block (at most 64), 0 = off, -1
+// = 16 on Intel only; a positive value on any CPU.
+int jit_narrow_half(const jit_reorder_desc_t &d) {
+    static const int knob = getenv_int("RELAYOUT_JIT_NARROW_HALF", -1);
+    const int want = knob < 0 ? (cpu_is_intel() ? 16 : 0) : std::min(knob, 64);
+    if (want <= 0 || d.narrow_rows != 64 || !d.nt || d.n[1] != 64 || d.n[0] % 16 != 0) return 0;
+    if (d.is[1] * (int64_t)data_type_size(d.sdt) < 4096) return 0;
+    int nb = want;
+    while ((d.n[0] / 16) % nb != 0)
+        --nb;
+    return nb;
+}
+
 // Streamed narrow rows to bf16 whose src rows are 128 B to under a page
 // apart (f32 nhwc -> bf16 nchw: each call a block of B rows read along
 // their channels) round in integers (word_pair's 7 instructions) even
@@ -6440,6 +6544,7 @@ void jit_reorder_desc_init(
     // s8 1.18 -> 1.24 (medians).
     if (d.quad_bytes && jit_tiles_stream_from_l3(d, p)) d.nt = true;
     d.narrow_pf = narrow_rows_pf(d, jit_narrow_rows_lanes(isa, p));
+    d.narrow_half = jit_narrow_half(d);
     static const int flat_bytes_on = getenv_int("RELAYOUT_JIT_FLAT_BYTES", 1); // experiment knob
     d.flat_bytes = flat_bytes_on ? jit_flat_bytes(d, kp) : 0;
     // Its 16 src rows are far apart too (3x3 f32, 2048 i: 72 KiB), 9 lines

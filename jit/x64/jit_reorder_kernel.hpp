@@ -207,6 +207,10 @@ struct jit_reorder_desc_t {
     // distance of the L2 prefetch of each src row along A (0: none).
     int narrow_rows;
     int64_t narrow_pf;
+    // ... to bytes, whole calls of one row tile whose src rows are a page
+    // or more apart: blocks of this many A tiles, rows 0 .. 31 of each
+    // block converted before rows 32 .. 63 (0: none). See jit_narrow_half.
+    int narrow_half;
     // Conversions to bf16 / f16 of blocks whose 16-lane dst rows are
     // adjacent (nchw -> nChw16c): whole calls as 32 A positions x 16
     // lanes, positions a and a + 16 converted into one dword, one
@@ -415,6 +419,9 @@ bool jit_copy_packs(const jit_reorder_desc_t &d);
 // bf16 / f16 (32 lanes) or s8 / u8 (64 lanes) whose scales do not change
 // along A, without the sum or compensation, with B of at least a line.
 int jit_narrow_rows(const jit_reorder_desc_t &d);
+// desc.narrow_half (0: none): A tiles per block of the half-row narrow
+// rows to s8 / u8 of far src rows.
+int jit_narrow_half(const jit_reorder_desc_t &d);
 // Streamed narrow rows to bf16 of near src rows (nhwc -> nchw) round in
 // integers, not with AVX512_BF16 (desc.bf16_ne false: avx512_core runs them).
 bool jit_bf16_int_near_rows(const jit_reorder_desc_t &d);

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <utility>
 
+#include "common/env.hpp"
 #include "jit/x64/cpu_isa.hpp"
 #include "jit/x64/jit_generator.hpp"
 #include "jit/x64/jit_reorder_kernel.hpp"
@@ -570,6 +571,66 @@ TEST(jit_reorder, NarrowRows) {
                 EXPECT_EQ(d.narrow_rows, on ? (ddt == relayout_s8 ? 64 : 32) : 0)
                         << c.str() << " mask " << mask;
             }
+    }
+}
+
+// Half-row narrow rows (jit_narrow_half): streamed far rows of f32 to
+// s8 / u8 (nchw -> nhwc, 49-51 MB), whole calls of 64 channels converted
+// in halves over blocks of A tiles: calls of 4096 A positions (A 52900
+// and 81200: a last call of 3748 / 3184, 4 and 0 positions past its last
+// tile, generic), of the whole A of 3072 (192 tiles: 12 blocks of 16, 64
+// of 3 with RELAYOUT_JIT_NARROW_HALF=3), 64 whole lines and 8 edge
+// lanes (72 channels), a B of two row tiles (128), the scale variants
+// (common, per channel, dst scale, zero points), s32 and bf16 srcs (the
+// latter in calls of 512 positions). The desc: on Intel (or
+// with the knob set) for those calls only: not bf16, not cached, not
+// near rows (nhwc -> nchw), not an A that is not whole tiles (1517).
+// ctest runs it again with the knob at 0 and 3.
+TEST(jit_reorder, NarrowHalfRows) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    const int knob = getenv_int("RELAYOUT_JIT_NARROW_HALF", -1);
+    const int want = knob < 0 ? (x64::cpu_is_intel() ? 16 : 0) : std::min(knob, 64);
+    struct half_t {
+        std::vector<dim_t> dims;
+        int variant;
+        bool on; // whole calls of whole tiles
+        data_type_t sdt;
+    };
+    const half_t cases[] = { { { 3, 64, 230, 230 }, 0, true, relayout_f32 },
+        { { 1, 128, 280, 290 }, 2, true, relayout_f32 },
+        { { 52, 64, 48, 64 }, 1, true, relayout_f32 },
+        { { 2, 72, 270, 270 }, 3, true, relayout_f32 },
+        { { 110, 64, 37, 41 }, 1, false, relayout_f32 },
+        { { 3, 64, 230, 230 }, 1, true, relayout_s32 },
+        { { 5, 64, 230, 230 }, 1, true, relayout_bf16 } };
+    uint32_t seed = 3000;
+    for (const half_t &h : cases)
+        for (data_type_t ddt : { relayout_s8, relayout_u8 }) {
+            jit_case_t c = jit_case_t::of(h.dims, h.sdt, ddt, "nchw", "nhwc");
+            set_scale_variant(c, ddt == relayout_s8 ? h.variant : 0, 2);
+            x64::jit_reorder_desc_t d;
+            ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+            int expect = h.on && want > 0 ? want : 0;
+            while (expect > 0 && (d.n[0] / 16) % expect != 0)
+                --expect;
+            EXPECT_EQ(d.narrow_half, expect) << c.str() << " A " << d.n[0];
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed));
+        }
+    // Not: 2-byte dsts, cached (1.3 MB), near rows.
+    const struct {
+        std::vector<dim_t> dims;
+        data_type_t ddt;
+        const char *stag, *dtag;
+    } nots[] = { { { 3, 64, 230, 230 }, relayout_bf16, "nchw", "nhwc" },
+        { { 2, 64, 32, 64 }, relayout_s8, "nchw", "nhwc" },
+        { { 3, 64, 230, 230 }, relayout_s8, "nhwc", "nchw" } };
+    for (const auto &x : nots) {
+        jit_case_t c = jit_case_t::of(x.dims, relayout_f32, x.ddt, x.stag, x.dtag);
+        x64::jit_reorder_desc_t d;
+        ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+        EXPECT_EQ(d.narrow_half, 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed));
     }
 }
 
