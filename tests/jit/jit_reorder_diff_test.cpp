@@ -2198,9 +2198,11 @@ TEST(jit_reorder, MinTileCall) {
             else
                 EXPECT_EQ(kplan.find("loops: driver:"), at) << c.str() << ": " << kplan;
             EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+            // AVX2 splits these calls too, through its own rule
+            // (short_tiles_split, below min_call; ShortTilesSplitYmm).
             if (r.loops && x64::isa_allowed(cpu_isa_t::avx2)) {
                 case_kplan(c, cpu_isa_t::avx2, kplan);
-                EXPECT_EQ(kplan.find(loops), std::string::npos) << c.str() << ": " << kplan;
+                EXPECT_NE(kplan.find(loops), std::string::npos) << c.str() << ": " << kplan;
             }
         }
 }
