@@ -299,6 +299,10 @@ bool jit_comp_in_kernel(const plan_t &p, const kernel_plan_t &kp);
 // src block, this far ahead.
 int64_t jit_byte_tile_pf(const jit_reorder_desc_t &d);
 
+// Byte-tile interleaves whose full tiles load each B row's 4-lane group
+// as one 64-byte line (lanes 16 A positions apart, A unit-stride).
+bool jit_byte_lines(const jit_reorder_desc_t &d);
+
 // Lines per src row (2 or 4; 0: one, the 64-byte groups) of the stage of
 // byte and word tiles whose src rows are far apart (AVX-512 transposes of
 // one B tile per call, staged by the generator) and dst rows a page or

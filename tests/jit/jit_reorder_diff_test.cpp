@@ -3297,6 +3297,53 @@ TEST(jit_reorder, RowTiles) {
     }
 }
 
+// Byte-tile interleaves whose 4-lane groups are whole src lines (s8 / u8
+// oihw -> OIhw4i16o4i of 16 hw positions: 4x4, 2x8, 1x16) load each line
+// once and transpose its 128-bit lanes (jit_byte_lines); 3x3 and 5x5 keep
+// the 16-byte loads. O and I around the blocks (B edges, padded I), odd
+// src strides (lines not 64-byte aligned; an i stride of 17: no lines),
+// both compensations; a streamed problem (26 MB) with and without s8s8.
+TEST(jit_reorder, ByteLinesInterleave) {
+    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
+    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    int n = 0;
+    for (data_type_t dt : { relayout_s8, relayout_u8 })
+        for (auto hw : { std::vector<dim_t>{ 4, 4 }, std::vector<dim_t>{ 2, 8 },
+                     std::vector<dim_t>{ 1, 16 }, std::vector<dim_t>{ 3, 3 },
+                     std::vector<dim_t>{ 5, 5 } })
+            for (dim_t O : { 16, 17, 48, 70 })
+                for (dim_t I : { 4, 13, 32 })
+                    for (uint64_t flags : { uint64_t(0), s8s8, zp, s8s8 | zp }) {
+                        if (flags && dt != relayout_s8) continue;
+                        const dim_t HW = hw[0] * hw[1];
+                        jit_case_t c = jit_case_t::of(
+                                { O, I, hw[0], hw[1] }, dt, dt, "oihw", "OIhw4i16o4i");
+                        if (!flags && O == 48 && I == 32) {
+                            x64::jit_reorder_desc_t d;
+                            ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+                            EXPECT_TRUE(d.byte_tile) << c.str();
+                            EXPECT_EQ(x64::jit_byte_lines(d), HW == 16) << c.str();
+                        }
+                        c.set_comp(flags, 1);
+                        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                        for (dim_t is : { HW, HW + 1 }) {
+                            c.sstrides = { I * is + 3, is, hw[1], 1 };
+                            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                        }
+                    }
+    for (uint64_t flags : { uint64_t(0), s8s8 }) {
+        jit_case_t c = jit_case_t::of(
+                { 1024, 800, 4, 4 }, relayout_s8, relayout_s8, "oihw", "OIhw4i16o4i");
+        x64::jit_reorder_desc_t d;
+        ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+        EXPECT_TRUE(d.nt && x64::jit_byte_lines(d));
+        c.set_comp(flags, 1);
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    }
+}
+
 // AVX-512 full tiles of an A shorter than a tile (TA < 16 lanes of each
 // src row, not 8) load their rows unmasked where the whole vector ends
 // within the tile's src (desc.a_rows_unmasked): the 16 x 16 tiles (oihw ->
