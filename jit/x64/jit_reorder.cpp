@@ -501,6 +501,7 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     static const bool blocks_inner = getenv_int("RELAYOUT_JIT_A_BLOCKS_INNER", 1) != 0; // knob
     prm.a_blocks_inner = isa == cpu_isa_t::avx2 && blocks_inner
                          && (data_type_size(p.sdt) == 4 || data_type_size(p.ddt) == 4);
+    prm.split_interleaves = jit_split_interleaves(p);
     // Tuning knobs (experiments only; part of no cache key).
     static const int tb = getenv_int("RELAYOUT_JIT_TILE_B", 0);
     static const int tp = getenv_int("RELAYOUT_JIT_TILE_PLANE", 0);

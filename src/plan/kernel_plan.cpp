@@ -291,7 +291,11 @@ status_t kernel_plan_create(
             // its count that keeps the call within the limit (no tail), and
             // leave the blocks to the driver. (Tiles keep their measured
             // call shapes: 2x2 weights to plain, 1024 elements per call.)
-            if (kp.strategy != kernel_strategy_t::copy || work >= params.min_call) break;
+            const bool split = kp.strategy == kernel_strategy_t::copy
+                                       ? work < params.min_call
+                                       : kp.strategy == kernel_strategy_t::interleave
+                                                 && params.split_interleaves;
+            if (!split) break;
             dim_t b = params.bake_limit / work;
             while (b > 1 && l.n % b != 0)
                 --b;

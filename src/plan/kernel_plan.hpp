@@ -67,6 +67,7 @@ struct kernel_plan_params_t {
     dim_t min_driver = 16;       // iterations the driver keeps for threading
     bool a_run_loop = false;     // transposes: the loop continuing A's src run baked innermost
     bool a_blocks_inner = false; // tiles: the driver's A blocks innermost (see kernel_plan_create)
+    bool split_interleaves = false;  // interleaves: a loop too long to bake is split (as copies')
     size_t serial_bytes = 96 * 1024; // below: run on the calling thread
 };
 

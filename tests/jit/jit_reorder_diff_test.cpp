@@ -3344,6 +3344,54 @@ TEST(jit_reorder, ByteLinesInterleave) {
     }
 }
 
+// Interleaves to 1-byte dsts whose next loop is too long to bake whole
+// split it (jit_split_interleaves): the largest divisor of its count that
+// keeps the call within the bake limit is baked (oihw -> OIhw4i16o4i 4x4:
+// 8 of 32 I blocks; 12 blocks: 6; 7: all), none when only 1 divides (13)
+// or the driver would keep too few calls for the threads (3 O blocks);
+// padded O (250: B edges in the driver); 2-byte dsts keep their calls.
+// Both ISAs, bit-exact, with s8s8 and zero-point compensation and scales.
+TEST(jit_reorder, SplitInterleaveCalls) {
+    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
+    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        const struct {
+            dim_t O, I;
+            const char *loops; // the kernel plan's baked loops
+        } cases[] = { { 256, 512, "loops:[8 256 4096 d1*16][4 64 64 d1*4]" },
+            { 250, 512, "loops:[8 256 4096 d1*16][4 64 64 d1*4]" },
+            { 256, 192, "loops:[6 256 4096 d1*16][4 64 64 d1*4]" },
+            { 256, 112, "loops:[7 256 4096 d1*16][4 64 64 d1*4]" },
+            { 256, 208, "loops:[4 64 64 d1*4] driver" },
+            { 48, 512, "loops:[4 64 64 d1*4] driver" } };
+        for (const auto &k : cases)
+            for (data_type_t sdt : { relayout_s8, relayout_f32 }) {
+                jit_case_t c =
+                        jit_case_t::of({ k.O, k.I, 4, 4 }, sdt, relayout_s8, "oihw", "OIhw4i16o4i");
+                std::string kplan;
+                ASSERT_NO_FATAL_FAILURE(case_kplan(c, isa, kplan));
+                EXPECT_NE(kplan.find(k.loops), std::string::npos) << c.str() << ": " << kplan;
+                for (uint64_t flags : { uint64_t(0), s8s8, s8s8 | zp }) {
+                    c.set_comp(flags, 1);
+                    c.src_scale_mask = sdt == relayout_f32 ? 1 : -1;
+                    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                }
+                c.set_comp(0, 0);
+                c.src_scale_mask = -1;
+                c.ddt = relayout_u8;
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            }
+        jit_case_t c = jit_case_t::of(
+                { 256, 512, 4, 4 }, relayout_f32, relayout_bf16, "oihw", "OIhw4i16o4i");
+        std::string kplan;
+        ASSERT_NO_FATAL_FAILURE(case_kplan(c, isa, kplan));
+        EXPECT_NE(kplan.find("loops:[4 64 64 d1*4] driver"), std::string::npos) << kplan;
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    }
+}
+
 // AVX-512 full tiles of an A shorter than a tile (TA < 16 lanes of each
 // src row, not 8) load their rows unmasked where the whole vector ends
 // within the tile's src (desc.a_rows_unmasked): the 16 x 16 tiles (oihw ->
