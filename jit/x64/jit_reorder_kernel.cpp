@@ -5795,17 +5795,20 @@ bool jit_word_near_rows64() {
     return on;
 }
 
-// Interleaves to 1-byte dsts (s8 / u8 weight packings, 4i16o4i: a call of
+// Interleaves of 1-byte bit copies (s8 / u8 weight packings, 4i16o4i: a call of
 // 16 hw x 64 lanes x the 4 i blocks of a 16-i block, 4 KiB) split the
 // next loop too long to bake whole as short copies do (kernel_plan_create:
 // its largest divisor that keeps the call within the bake limit, here 8 of
 // the 64 I blocks: 32 KiB per call): the calls' fixed cost had bounded
 // them at half a copy, their tiles' loads, shuffles and streamed stores
-// alone (a standalone model of the pattern) at ~80%. Knob
+// alone (a standalone model of the pattern) at ~80%. Not conversions
+// yet (f32 -> s8 4x4 gained 1.46x single-thread), whose flattened rows
+// to bytes prefetch two calls ahead (flat_rows_prefetch: a driver node
+// continuing the call's run, which a split call no longer has). Knob
 // RELAYOUT_JIT_SPLIT_ILV=0: off.
 bool jit_split_interleaves(const plan_t &p) {
     static const bool on = getenv_int("RELAYOUT_JIT_SPLIT_ILV", 1) != 0; // experiment knob
-    return on && data_type_size(p.ddt) == 1;
+    return on && p.bit_copy && data_type_size(p.ddt) == 1;
 }
 
 // The byte tiles' analogue (s8 / u8 ab -> ba 8192^2): far src rows and
