@@ -113,6 +113,7 @@ public:
         sx_ = comp_ && d.bit_copy && z_ && d.ddt == relayout_s8;
         byte_pf_ = jit_byte_tile_pf(d);
         stage_ = d.byte_tile && (d.n[1] * d.in_n == 64 || d.byte_pair) && d.n[0] >= 64 && !byte_pf_;
+        byte_lines_ = jit_byte_lines(d) && !stage_;
         // Word tiles of 64 lanes: two B tiles per call (jit_word_rows64).
         wstage_ = d.word_tile && d.n[0] >= 32
                   && (d.n[1] == 32 || (d.n[1] == 64 && jit_wide_stage(d)));
@@ -139,6 +140,9 @@ private:
     // this many bytes ahead (0: none; see jit_byte_tile_pf).
     int64_t byte_pf_ = 0;
     void byte_tile_prefetch();
+    // Byte-tile interleaves whose 4-lane groups are whole src lines: full
+    // tiles load each line once (jit_byte_lines).
+    bool byte_lines_ = false;
     // Full byte tiles of cached large dsts: the 16 dst lines of the A tile
     // d_.byte_pfw tiles on, into L2 (jit_byte_dst_prefetch).
     void byte_dst_prefetch(int64_t osA) { dst_rows_prefetch(d_.byte_pfw, osA, dst_pf_t::first_l2); }
@@ -810,6 +814,7 @@ private:
     void gen_pair_a();
     void gen_quad_a();
     void gen_quad_bytes();
+    void lanes_transpose_4x4(int r);
     void a_groups(int per, const std::function<void()> &step);
     void pair_a_step();
     void quad_a_step();
@@ -1696,11 +1701,20 @@ void reorder_gen_t::gen_byte_tile(bool a_partial, int half) {
                 vmovdqu8(Xmm(16 + g) | k1 | T_z, ptr[rcx + row_disp(16 * g + r)]);
                 vinserti32x4(z, z, Xmm(16 + g), g);
             }
-        } else {
+        } else if (!byte_lines_) {
             vmovdqu(Xmm(r), ptr[rcx + row_disp(r)]);
             for (int g = 1; g < 4; ++g)
                 vinserti32x4(z, z, ptr[rcx + row_disp(16 * g + r)], g);
         }
+    }
+    if (!a_partial && byte_lines_) {
+        // Line o (lanes 4 o .. 4 o + 3 at 16-byte steps) into zmm 4 (o %
+        // 4) + o / 4, whose lane i then goes to lane o / 4 of zmm 4 (o %
+        // 4) + i: the registers of the 16-byte loads above.
+        for (int o = 0; o < 16; ++o)
+            vmovdqu8(Zmm(4 * (o % 4) + o / 4), ptr[rcx + row_disp(4 * o)]);
+        for (int q = 0; q < 4; ++q)
+            lanes_transpose_4x4(4 * q);
     }
     L(lload_done);
     if (!a_partial) byte_dst_prefetch(osA);
@@ -3142,6 +3156,20 @@ void reorder_gen_t::quad_a_step() {
     });
 }
 
+// Transposes the 128-bit lanes of zmm r .. r + 3 (lane g of zmm r + i
+// becomes lane i of zmm r + g); zmm 16 .. 19 are clobbered.
+void reorder_gen_t::lanes_transpose_4x4(int r) {
+    const Zmm t[4] = { Zmm(16), Zmm(17), Zmm(18), Zmm(19) };
+    vshufi64x2(t[0], Zmm(r), Zmm(r + 1), 0x44); // lanes 0, 1 of r, r + 1
+    vshufi64x2(t[1], Zmm(r), Zmm(r + 1), 0xEE); // lanes 2, 3
+    vshufi64x2(t[2], Zmm(r + 2), Zmm(r + 3), 0x44);
+    vshufi64x2(t[3], Zmm(r + 2), Zmm(r + 3), 0xEE);
+    vshufi64x2(Zmm(r), t[0], t[2], 0x88);     // lane g = 0 of each
+    vshufi64x2(Zmm(r + 1), t[0], t[2], 0xDD); // g = 1
+    vshufi64x2(Zmm(r + 2), t[1], t[3], 0x88); // g = 2
+    vshufi64x2(Zmm(r + 3), t[1], t[3], 0xDD); // g = 3
+}
+
 // Byte quads (d_.quad_bytes, see jit_quad_bytes): the bit copy of the A
 // quads, 64 A positions x the 16 B lanes of a block whose 16-byte dst rows
 // are adjacent (s8 / u8 nchw -> nChw16c). Zmm b loads the whole 64-byte
@@ -3160,18 +3188,8 @@ void reorder_gen_t::quad_bytes_step() {
         vmovdqu8(Zmm(b), ptr[rcx + b * isB]);
     }
     byte_transpose_16x16();
-    const Zmm t[4] = { Zmm(16), Zmm(17), Zmm(18), Zmm(19) };
-    for (int q = 0; q < 4; ++q) {
-        const int r = 4 * q;
-        vshufi64x2(t[0], Zmm(r), Zmm(r + 1), 0x44); // lanes 0, 1 of r, r + 1
-        vshufi64x2(t[1], Zmm(r), Zmm(r + 1), 0xEE); // lanes 2, 3
-        vshufi64x2(t[2], Zmm(r + 2), Zmm(r + 3), 0x44);
-        vshufi64x2(t[3], Zmm(r + 2), Zmm(r + 3), 0xEE);
-        vshufi64x2(Zmm(r), t[0], t[2], 0x88);     // lane g = 0 of each
-        vshufi64x2(Zmm(r + 1), t[0], t[2], 0xDD); // g = 1
-        vshufi64x2(Zmm(r + 2), t[1], t[3], 0x88); // g = 2
-        vshufi64x2(Zmm(r + 3), t[1], t[3], 0xDD); // g = 3
-    }
+    for (int q = 0; q < 4; ++q)
+        lanes_transpose_4x4(4 * q);
     stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
         for (int j = 0; j < 16; ++j) {
             const Address to = ptr[rdx + (4 * (j % 4) + j / 4) * 64];
@@ -4879,6 +4897,21 @@ int64_t jit_byte_tile_pf(const jit_reorder_desc_t &d) {
     return fits32(pf + 64 * d.is[1]) ? pf : 0;
 }
 
+// Byte-tile interleaves whose 4-lane groups are 16 A positions each, back
+// to back (s8 / u8 oihw -> OIhw4i16o4i 4x4: each B row's 16 i x 16 hw
+// bytes): a full tile reads 16 whole lines, one 64-byte load each, and a
+// 4 x 4 transpose of the 128-bit lanes of each 4 registers puts the
+// groups where the 16-byte loads and inserts put them (64 loads and 48
+// lane inserts -> 16 loads and 32 lane shuffles). Single-thread, knob off
+// / on, medians of 5 interleaved (Xeon, calls split by
+// jit_split_interleaves): 1024x1024x4x4 1.03x, with s8s8 1.05x; in L2
+// (256x256x4x4) even. Knob RELAYOUT_JIT_BYTE_LINES=0: off.
+bool jit_byte_lines(const jit_reorder_desc_t &d) {
+    static const bool on = getenv_int("RELAYOUT_JIT_BYTE_LINES", 1) != 0; // experiment knob
+    return on && d.byte_tile && d.strategy == kernel_strategy_t::interleave && d.in_n == 4
+           && d.in_is == 16 && d.is[0] == 1;
+}
+
 // Staged byte and word tiles (src rows 1 KiB / a page or more apart, one
 // B tile per call; see gen_byte_tile and gen_word_tile) whose dst rows are
 // a page or more apart (s8 / bf16 ab -> ba 8192^2) stage `wide` (4) lines
@@ -6196,6 +6229,22 @@ bool jit_word_rows64(const plan_t &p) {
 bool jit_word_near_rows64() {
     static const bool on = getenv_int("RELAYOUT_JIT_WORD_NEAR64", 1) != 0; // experiment knob
     return on;
+}
+
+// Interleaves of 1-byte bit copies (s8 / u8 weight packings, 4i16o4i: a call of
+// 16 hw x 64 lanes x the 4 i blocks of a 16-i block, 4 KiB) split the
+// next loop too long to bake whole as short copies do (kernel_plan_create:
+// its largest divisor that keeps the call within the bake limit, here 8 of
+// the 64 I blocks: 32 KiB per call): the calls' fixed cost had bounded
+// them at half a copy, their tiles' loads, shuffles and streamed stores
+// alone (a standalone model of the pattern) at ~80%. Not conversions
+// yet (f32 -> s8 4x4 gained 1.46x single-thread), whose flattened rows
+// to bytes prefetch two calls ahead (flat_rows_prefetch: a driver node
+// continuing the call's run, which a split call no longer has). Knob
+// RELAYOUT_JIT_SPLIT_ILV=0: off.
+bool jit_split_interleaves(const plan_t &p) {
+    static const bool on = getenv_int("RELAYOUT_JIT_SPLIT_ILV", 1) != 0; // experiment knob
+    return on && p.bit_copy && data_type_size(p.ddt) == 1;
 }
 
 // The byte tiles' analogue (s8 / u8 ab -> ba 8192^2): far src rows and

@@ -310,6 +310,10 @@ bool jit_comp_in_kernel(const plan_t &p, const kernel_plan_t &kp);
 // src block, this far ahead.
 int64_t jit_byte_tile_pf(const jit_reorder_desc_t &d);
 
+// Byte-tile interleaves whose full tiles load each B row's 4-lane group
+// as one 64-byte line (lanes 16 A positions apart, A unit-stride).
+bool jit_byte_lines(const jit_reorder_desc_t &d);
+
 // Lines per src row (2 or 4; 0: one, the 64-byte groups) of the stage of
 // byte and word tiles whose src rows are far apart (AVX-512 transposes of
 // one B tile per call, staged by the generator) and dst rows a page or
@@ -445,6 +449,9 @@ bool jit_word_near_rows64();
 bool jit_word_aliased_dst(const plan_t &p);
 // Byte tiles of far src and dst rows take calls of 128 B lanes (two tiles).
 bool jit_byte_rows128(cpu_isa_t isa, const plan_t &p);
+// Interleaves of 1-byte bit copies split a loop too long to bake whole
+// (kernel_plan_params_t::split_interleaves).
+bool jit_split_interleaves(const plan_t &p);
 
 // The kernel plan of word tiles: one 32-lane B tile per call when the B
 // src rows are a page or more apart (staged), or 128 B or more in a large

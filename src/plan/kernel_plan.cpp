@@ -319,13 +319,19 @@ status_t kernel_plan_create(
             // call shapes: 2x2 weights to plain, 1024 elements per call.)
             // (Tiles below min_tile_call likewise: 8i8o weights, 576
             // elements per call; AVX2 transposes below min_call with
-            // short_tiles_split.)
+            // short_tiles_split; interleaves to bytes whatever their call
+            // size with split_interleaves.)
             const bool tiles = kp.strategy == kernel_strategy_t::transpose
                                || kp.strategy == kernel_strategy_t::interleave;
-            const bool as_copy = kp.strategy == kernel_strategy_t::copy
-                                 || (params.short_tiles_split
-                                         && kp.strategy == kernel_strategy_t::transpose);
-            if (work >= (as_copy ? params.min_call : tiles ? params.min_tile_call : 0)) break;
+            const bool as_copy =
+                    kp.strategy == kernel_strategy_t::copy
+                    || (params.short_tiles_split && kp.strategy == kernel_strategy_t::transpose);
+            const bool split =
+                    as_copy ? work < params.min_call
+                    : kp.strategy == kernel_strategy_t::interleave && params.split_interleaves
+                            ? true
+                            : tiles && work < params.min_tile_call;
+            if (!split) break;
             dim_t b = params.bake_limit / work;
             while (b > 1 && l.n % b != 0)
                 --b;

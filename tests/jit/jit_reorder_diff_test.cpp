@@ -3550,6 +3550,104 @@ TEST(jit_reorder, RowTiles) {
     }
 }
 
+// Byte-tile interleaves whose 4-lane groups are whole src lines (s8 / u8
+// oihw -> OIhw4i16o4i of 16 hw positions: 4x4, 2x8, 1x16) load each line
+// once and transpose its 128-bit lanes (jit_byte_lines); 3x3 and 5x5 keep
+// the 16-byte loads. O and I around the blocks (B edges, padded I), odd
+// src strides (lines not 64-byte aligned; an i stride of 17: no lines),
+// both compensations; a streamed problem (26 MB) with and without s8s8.
+TEST(jit_reorder, ByteLinesInterleave) {
+    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
+    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    int n = 0;
+    for (data_type_t dt : { relayout_s8, relayout_u8 })
+        for (auto hw : { std::vector<dim_t>{ 4, 4 }, std::vector<dim_t>{ 2, 8 },
+                     std::vector<dim_t>{ 1, 16 }, std::vector<dim_t>{ 3, 3 },
+                     std::vector<dim_t>{ 5, 5 } })
+            for (dim_t O : { 16, 17, 48, 70 })
+                for (dim_t I : { 4, 13, 32 })
+                    for (uint64_t flags : { uint64_t(0), s8s8, zp, s8s8 | zp }) {
+                        if (flags && dt != relayout_s8) continue;
+                        const dim_t HW = hw[0] * hw[1];
+                        jit_case_t c = jit_case_t::of(
+                                { O, I, hw[0], hw[1] }, dt, dt, "oihw", "OIhw4i16o4i");
+                        if (!flags && O == 48 && I == 32) {
+                            x64::jit_reorder_desc_t d;
+                            ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+                            EXPECT_TRUE(d.byte_tile) << c.str();
+                            EXPECT_EQ(x64::jit_byte_lines(d), HW == 16) << c.str();
+                        }
+                        c.set_comp(flags, 1);
+                        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                        for (dim_t is : { HW, HW + 1 }) {
+                            c.sstrides = { I * is + 3, is, hw[1], 1 };
+                            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                        }
+                    }
+    for (uint64_t flags : { uint64_t(0), s8s8 }) {
+        jit_case_t c = jit_case_t::of(
+                { 1024, 800, 4, 4 }, relayout_s8, relayout_s8, "oihw", "OIhw4i16o4i");
+        x64::jit_reorder_desc_t d;
+        ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+        EXPECT_TRUE(d.nt && x64::jit_byte_lines(d));
+        c.set_comp(flags, 1);
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    }
+}
+
+// Interleaves of 1-byte bit copies whose next loop is too long to bake
+// whole split it (jit_split_interleaves): the largest divisor of its count that
+// keeps the call within the bake limit is baked (oihw -> OIhw4i16o4i 4x4:
+// 8 of 32 I blocks; 12 blocks: 6; 7: all), none when only 1 divides (13)
+// or the driver would keep too few calls for the threads (3 O blocks);
+// padded O (250: B edges in the driver); conversions (f32 -> s8) and
+// 2-byte dsts keep their calls.
+// Both ISAs, bit-exact, with s8s8 and zero-point compensation and scales.
+TEST(jit_reorder, SplitInterleaveCalls) {
+    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
+    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        const struct {
+            dim_t O, I;
+            const char *loops; // the kernel plan's baked loops
+        } cases[] = { { 256, 512, "loops:[8 256 4096 d1*16][4 64 64 d1*4]" },
+            { 250, 512, "loops:[8 256 4096 d1*16][4 64 64 d1*4]" },
+            { 256, 192, "loops:[6 256 4096 d1*16][4 64 64 d1*4]" },
+            { 256, 112, "loops:[7 256 4096 d1*16][4 64 64 d1*4]" }, // (baked whole)
+            { 256, 208, "loops:[4 64 64 d1*4] driver" },
+            { 48, 512, "loops:[4 64 64 d1*4] driver" } };
+        for (const auto &k : cases)
+            for (data_type_t sdt : { relayout_s8, relayout_f32 }) {
+                jit_case_t c =
+                        jit_case_t::of({ k.O, k.I, 4, 4 }, sdt, relayout_s8, "oihw", "OIhw4i16o4i");
+                std::string kplan;
+                ASSERT_NO_FATAL_FAILURE(case_kplan(c, isa, kplan));
+                const char *loops =
+                        sdt == relayout_s8 || k.I == 112 ? k.loops : "loops:[4 64 64 d1*4] driver";
+                EXPECT_NE(kplan.find(loops), std::string::npos) << c.str() << ": " << kplan;
+                for (uint64_t flags : { uint64_t(0), s8s8, s8s8 | zp }) {
+                    c.set_comp(flags, 1);
+                    c.src_scale_mask = sdt == relayout_f32 ? 1 : -1;
+                    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                }
+                c.set_comp(0, 0);
+                c.src_scale_mask = -1;
+                c.ddt = relayout_u8;
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            }
+        jit_case_t c = jit_case_t::of(
+                { 256, 512, 4, 4 }, relayout_f32, relayout_bf16, "oihw", "OIhw4i16o4i");
+        std::string kplan;
+        ASSERT_NO_FATAL_FAILURE(case_kplan(c, isa, kplan));
+        EXPECT_NE(kplan.find("loops:[4 64 64 d1*4] driver"), std::string::npos) << kplan;
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    }
+}
+
 // AVX-512 full tiles of an A shorter than a tile (TA < 16 lanes of each
 // src row, not 8) load their rows unmasked where the whole vector ends
 // within the tile's src (desc.a_rows_unmasked): the 16 x 16 tiles (oihw ->
