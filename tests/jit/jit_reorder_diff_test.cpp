@@ -4289,7 +4289,7 @@ TEST(jit_reorder, ShiftedLastBTileYmm) {
                 EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
                 // Conversions: per-o scales, a zero point on either side.
                 c.src_scale_mask = 1;
-                for (const std::pair<data_type_t, data_type_t> dts :
+                for (const std::pair<data_type_t, data_type_t> &dts :
                         { std::make_pair(relayout_s8, relayout_bf16),
                                 std::make_pair(relayout_f32, relayout_s8) }) {
                     std::tie(c.sdt, c.ddt) = dts;
