@@ -326,11 +326,10 @@ status_t kernel_plan_create(
             const bool as_copy =
                     kp.strategy == kernel_strategy_t::copy
                     || (params.short_tiles_split && kp.strategy == kernel_strategy_t::transpose);
-            const bool split =
-                    as_copy ? work < params.min_call
-                    : kp.strategy == kernel_strategy_t::interleave && params.split_interleaves
-                            ? true
-                            : tiles && work < params.min_tile_call;
+            const bool split = as_copy ? work < params.min_call
+                                       : (kp.strategy == kernel_strategy_t::interleave
+                                                 && params.split_interleaves)
+                                                 || (tiles && work < params.min_tile_call);
             if (!split) break;
             dim_t b = params.bake_limit / work;
             while (b > 1 && l.n % b != 0)
