@@ -497,8 +497,9 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
         prm.tile_plane = prm.tile_plane / inner->n / 16 * 16 * inner->n;
     // (f32 bit copies, as measured: the byte and word tiles keep their call shapes.)
     // (AVX-512 only: AVX2 lost on 512x512x3x3, 0.94 -> 0.77x oneDNN.)
-    prm.a_run_loop = isa == cpu_isa_t::avx512_core && jit_a_run_loop() && p.bit_copy
-                     && data_type_size(p.sdt) == 4 && data_type_size(p.ddt) == 4;
+    const bool zmm_dword_copy = isa == cpu_isa_t::avx512_core && p.bit_copy
+                                && data_type_size(p.sdt) == 4 && data_type_size(p.ddt) == 4;
+    prm.a_run_loop = zmm_dword_copy && jit_a_run_loop();
     // A block of it when too long (B of at most two tiles: the flattened
     // tiles take it, jit_flat_a_tiles; not the far-row blocks' 128 lanes).
     if (prm.a_run_loop && prm.tile_b <= 32) prm.a_run_split = jit_a_run_split();
@@ -513,13 +514,9 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
                          && (data_type_size(p.sdt) == 4 || data_type_size(p.ddt) == 4);
     // AVX-512 f32 bit copies: tiny tile calls take a block of the next
     // loop (jit_min_tile_call).
-    if (isa == cpu_isa_t::avx512_core && p.bit_copy && data_type_size(p.sdt) == 4
-            && data_type_size(p.ddt) == 4)
-        prm.min_tile_call = jit_min_tile_call();
+    if (zmm_dword_copy) prm.min_tile_call = jit_min_tile_call();
     // AVX-512 f32 bit copies: the copy's run blocks likewise (jit_copy_blocks_inner).
-    prm.copy_blocks_inner = isa == cpu_isa_t::avx512_core && p.bit_copy
-                            && data_type_size(p.sdt) == 4 && data_type_size(p.ddt) == 4
-                            && jit_copy_blocks_inner();
+    prm.copy_blocks_inner = zmm_dword_copy && jit_copy_blocks_inner();
     static const bool short_tiles = getenv_int("RELAYOUT_JIT_AVX2_SHORT_TILES", 1) != 0; // knob
     prm.short_tiles_split = isa == cpu_isa_t::avx2 && short_tiles;
     prm.split_interleaves = jit_split_interleaves(p);
