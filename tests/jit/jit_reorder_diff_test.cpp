@@ -2157,11 +2157,17 @@ TEST(jit_reorder, FlatShortARunSplitAvx2) {
         EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
     }
     c.sstrides.clear();
-    c.dims = { 32, 512, 3, 3 };
-    c.ddt = relayout_bf16;
+    // Near o rows whose i loop runs outside B blocks (B of 3640 o): not split.
+    c.dims = { 4096, 64, 3, 3 };
     case_kplan(c, isa, kplan);
     EXPECT_NE(kplan.find("loops: driver:"), std::string::npos) << kplan;
-    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    c.dims = { 32, 512, 3, 3 };
+    for (data_type_t ddt : { relayout_s32, relayout_bf16 }) { // conversions
+        c.ddt = ddt;
+        case_kplan(c, isa, kplan);
+        EXPECT_NE(kplan.find("loops: driver:"), std::string::npos) << kplan;
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
 }
 
 // AVX-512 f32 bit copies whose innermost driver node jumps pages in the
