@@ -2086,6 +2086,25 @@ TEST(jit_reorder, FlatShortATiles) {
     }
 }
 
+// The A-run split tests' large case (oihw -> hwio 1024 x 768 x 3x3): B of
+// `b` o rows, the plan `kplan_expect`; then odd src strides (o rows of 768
+// x 9 + 7 elements), cached and streamed. Returns the case (plain strides).
+jit_case_t check_run_split_large(cpu_isa_t isa, dim_t b, const char *kplan_expect) {
+    jit_case_t c = jit_case_t::of({ 1024, 768, 3, 3 }, relayout_f32, relayout_f32, "oihw", "hwio");
+    EXPECT_EQ(desc_of(c, isa).n[1], b) << c.str();
+    std::string kplan;
+    case_kplan(c, isa, kplan);
+    EXPECT_NE(kplan.find(kplan_expect), std::string::npos) << kplan;
+    for (dim_t o : { 32, 1024 }) {
+        c.dims = { o, 768, 3, 3 };
+        c.sstrides = { 768 * 9 + 7, 9, 3, 1 };
+        EXPECT_EQ(desc_of(c, isa).flat_a, 144) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
+    c.sstrides.clear();
+    return c;
+}
+
 // A short A under a loop continuing it too long to bake whole (oihw ->
 // hwio: A = hw, the i loop of src stride hw; AVX-512 f32 bit copies): a
 // block of 16 i is baked (kernel_plan_params_t::a_run_split), its outer
@@ -2105,23 +2124,10 @@ TEST(jit_reorder, FlatShortARunSplit) {
         { { 128, 1000, 3, 3 }, "oihw", "hwio", 0 }, { { 128, 512, 5, 5 }, "oihw", "hwio", 0 },
         { { 128, 128, 3, 3 }, "oihw", "hwio", 0 } }; // (the i loop baked whole)
     run_flat_cases(cases, isa, &x64::jit_reorder_desc_t::flat_a);
-    jit_case_t c = jit_case_t::of({ 1024, 768, 3, 3 }, relayout_f32, relayout_f32, "oihw", "hwio");
-    EXPECT_EQ(desc_of(c, isa).n[1], 32) << c.str();
-    std::string kplan;
-    case_kplan(c, isa, kplan);
-    EXPECT_NE(kplan.find("loops:[16 9 1024 d1] driver:[32 221184 32 d0*32 /1][48 144 16384 d1*16]"),
-            std::string::npos)
-            << kplan;
+    jit_case_t c = check_run_split_large(
+            isa, 32, "loops:[16 9 1024 d1] driver:[32 221184 32 d0*32 /1][48 144 16384 d1*16]");
     c.dims = { 32, 512, 3, 3 };
     EXPECT_EQ(desc_of(c, isa).n[1], 16) << c.str();
-    // Odd src strides (o rows of 768 x 9 + 7 elements), cached and streamed.
-    for (dim_t o : { 32, 1024 }) {
-        c.dims = { o, 768, 3, 3 };
-        c.sstrides = { 768 * 9 + 7, 9, 3, 1 };
-        EXPECT_EQ(desc_of(c, isa).flat_a, 144) << c.str();
-        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
-    }
-    c.sstrides.clear();
 }
 
 // AVX2 f32 bit copies of far B rows (o rows a page or more apart): the
@@ -2142,21 +2148,9 @@ TEST(jit_reorder, FlatShortARunSplitAvx2) {
         { { 128, 1000, 3, 3 }, "oihw", "hwio", 0 }, { { 128, 512, 5, 5 }, "oihw", "hwio", 0 },
         { { 128, 64, 3, 3 }, "oihw", "hwio", 0 } }; // near o rows
     run_flat_cases(cases, isa, &x64::jit_reorder_desc_t::flat_a);
-    jit_case_t c = jit_case_t::of({ 1024, 768, 3, 3 }, relayout_f32, relayout_f32, "oihw", "hwio");
-    EXPECT_EQ(desc_of(c, isa).n[1], 16) << c.str();
+    jit_case_t c = check_run_split_large(
+            isa, 16, "loops:[16 9 1024 d1] driver:[64 110592 16 d0*16 /1][48 144 16384 d1*16]");
     std::string kplan;
-    case_kplan(c, isa, kplan);
-    EXPECT_NE(kplan.find("loops:[16 9 1024 d1] driver:[64 110592 16 d0*16 /1][48 144 16384 d1*16]"),
-            std::string::npos)
-            << kplan;
-    // Odd src strides (o rows of 768 x 9 + 7 elements), cached and streamed.
-    for (dim_t o : { 32, 1024 }) {
-        c.dims = { o, 768, 3, 3 };
-        c.sstrides = { 768 * 9 + 7, 9, 3, 1 };
-        EXPECT_EQ(desc_of(c, isa).flat_a, 144) << c.str();
-        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
-    }
-    c.sstrides.clear();
     // Near o rows whose i loop runs outside B blocks (B of 3640 o): not split.
     c.dims = { 4096, 64, 3, 3 };
     case_kplan(c, isa, kplan);
