@@ -502,7 +502,15 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     prm.a_run_loop = zmm_dword_copy && jit_a_run_loop();
     // A block of it when too long (B of at most two tiles: the flattened
     // tiles take it, jit_flat_a_tiles; not the far-row blocks' 128 lanes).
-    if (prm.a_run_loop && prm.tile_b <= 32) prm.a_run_split = jit_a_run_split();
+    // AVX2 f32 bit copies the split alone, for far B rows (B = 16: the
+    // flattened tiles' rows). oihw -> hwio 1024x1024x3x3: 16 o x 9 hw per
+    // call (36 bytes of each o row, 9 lines 4 MiB apart), the i loop in the
+    // driver, outside the o blocks.
+    const bool ymm_dword_copy = isa == cpu_isa_t::avx2 && p.bit_copy && data_type_size(p.sdt) == 4
+                                && data_type_size(p.ddt) == 4;
+    if ((prm.a_run_loop && prm.tile_b <= 32)
+            || (ymm_dword_copy && prm.tile_b_max && prm.tile_b == 16))
+        prm.a_run_split = jit_a_run_split();
     // The driver's A blocks innermost where its innermost node jumps pages
     // (kernel_plan_create). AVX2 (AVX-512 kernels as they were), 4-byte
     // src or dst. hwio -> OIhw4i16o4i f32 -> s8 1024x1024x3x3, x oneDNN,

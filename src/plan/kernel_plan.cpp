@@ -265,29 +265,35 @@ status_t kernel_plan_create(
     // stride 16 over A = 16 i) baked innermost when the plan order put
     // another one there (the I blocks, of src stride 2304): a call then
     // reads one dense src block instead of a line per 1 KiB.
-    if (params.a_run_loop && kp.strategy == kernel_strategy_t::transpose && rest.size() >= 2
-            && kp.micro[0].is == 1 && kp.micro[0].n == kp.micro[0].total
+    if ((params.a_run_loop || params.a_run_split) && kp.strategy == kernel_strategy_t::transpose
+            && rest.size() >= 2 && kp.micro[0].is == 1 && kp.micro[0].n == kp.micro[0].total
             && rest.back().is > kp.micro[0].n) {
         const dim_t work0 = kp.micro[0].n * kp.micro[1].n;
         auto runs_a = [&](const kloop_t &l) {
             return continues_a_run(kp, l) && l.split_of < 0 && !(l.dim >= 0 && p.check[l.dim]);
         };
-        move_innermost(rest,
-                [&](const kloop_t &l) { return runs_a(l) && work0 * l.n <= params.bake_limit; });
+        if (params.a_run_loop) {
+            move_innermost(rest, [&](const kloop_t &l) {
+                return runs_a(l) && work0 * l.n <= params.bake_limit;
+            });
+        }
         // Too long to bake whole under a short A (oihw -> hwio 3x3: A = 9
-        // hw, the i loop of src stride 9 and 1024 i): a block of vlen of
-        // it, so that each B row of a call is A whole tiles of src (the
-        // flattened tiles); its outer part goes innermost in the driver:
-        // the next call continues the same src rows. (Left where the loop
-        // was, the o blocks innermost, it was even on a Xeon.)
-        if (params.a_run_split && kp.micro[0].n < vlen && !continues_a_run(kp, rest.back())) {
+        // hw, the i loop of src stride 9 and 1024 i): a block of 16 of it
+        // (the flattened tiles' positions per step, AVX2 too), so that each
+        // B row of a call is A whole tiles of src (the flattened tiles); its
+        // outer part goes innermost in the driver: the next call continues
+        // the same src rows. (Left where the loop was, the o blocks
+        // innermost, it was even on a Xeon.)
+        const dim_t run_blk = 16;
+        if (params.a_run_split && kp.micro[0].n < run_blk && !continues_a_run(kp, rest.back())) {
             for (size_t j = 0; j + 1 < rest.size(); ++j) {
                 const kloop_t l = rest[j];
-                if (!runs_a(l) || l.n % vlen != 0 || work0 * vlen > params.bake_limit) continue;
+                if (!runs_a(l) || l.n % run_blk != 0 || work0 * run_blk > params.bake_limit)
+                    continue;
                 kloop_t in = l, out = l;
-                in.n = vlen;
-                out.n = l.n / vlen;
-                scale_strides(out, vlen);
+                in.n = run_blk;
+                out.n = l.n / run_blk;
+                scale_strides(out, run_blk);
                 rest.erase(rest.begin() + (std::ptrdiff_t)j);
                 rest.push_back(out);
                 rest.push_back(in);

@@ -2086,6 +2086,25 @@ TEST(jit_reorder, FlatShortATiles) {
     }
 }
 
+// The A-run split tests' large case (oihw -> hwio 1024 x 768 x 3x3): B of
+// `b` o rows, the plan `kplan_expect`; then odd src strides (o rows of 768
+// x 9 + 7 elements), cached and streamed. Returns the case (plain strides).
+jit_case_t check_run_split_large(cpu_isa_t isa, dim_t b, const char *kplan_expect) {
+    jit_case_t c = jit_case_t::of({ 1024, 768, 3, 3 }, relayout_f32, relayout_f32, "oihw", "hwio");
+    EXPECT_EQ(desc_of(c, isa).n[1], b) << c.str();
+    std::string kplan;
+    case_kplan(c, isa, kplan);
+    EXPECT_NE(kplan.find(kplan_expect), std::string::npos) << kplan;
+    for (dim_t o : { 32, 1024 }) {
+        c.dims = { o, 768, 3, 3 };
+        c.sstrides = { 768 * 9 + 7, 9, 3, 1 };
+        EXPECT_EQ(desc_of(c, isa).flat_a, 144) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
+    c.sstrides.clear();
+    return c;
+}
+
 // A short A under a loop continuing it too long to bake whole (oihw ->
 // hwio: A = hw, the i loop of src stride hw; AVX-512 f32 bit copies): a
 // block of 16 i is baked (kernel_plan_params_t::a_run_split), its outer
@@ -2094,7 +2113,7 @@ TEST(jit_reorder, FlatShortATiles) {
 // B tiles per 16 positions, jit_flat_a_tiles). Bit-exact cached and
 // large, with edge calls (O not whole blocks: the usual tiles), odd src
 // strides, 2x2 and 1x3; not split where the count is not a multiple of
-// 16, A is not short (5x5) or the loop fits whole; AVX2 as before.
+// 16, A is not short (5x5) or the loop fits whole; AVX2: FlatShortARunSplitAvx2.
 TEST(jit_reorder, FlatShortARunSplit) {
     const cpu_isa_t isa = cpu_isa_t::avx512_core;
     if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
@@ -2105,28 +2124,43 @@ TEST(jit_reorder, FlatShortARunSplit) {
         { { 128, 1000, 3, 3 }, "oihw", "hwio", 0 }, { { 128, 512, 5, 5 }, "oihw", "hwio", 0 },
         { { 128, 128, 3, 3 }, "oihw", "hwio", 0 } }; // (the i loop baked whole)
     run_flat_cases(cases, isa, &x64::jit_reorder_desc_t::flat_a);
-    jit_case_t c = jit_case_t::of({ 1024, 768, 3, 3 }, relayout_f32, relayout_f32, "oihw", "hwio");
-    EXPECT_EQ(desc_of(c, isa).n[1], 32) << c.str();
-    std::string kplan;
-    case_kplan(c, isa, kplan);
-    EXPECT_NE(kplan.find("loops:[16 9 1024 d1] driver:[32 221184 32 d0*32 /1][48 144 16384 d1*16]"),
-            std::string::npos)
-            << kplan;
+    jit_case_t c = check_run_split_large(
+            isa, 32, "loops:[16 9 1024 d1] driver:[32 221184 32 d0*32 /1][48 144 16384 d1*16]");
     c.dims = { 32, 512, 3, 3 };
     EXPECT_EQ(desc_of(c, isa).n[1], 16) << c.str();
-    // Odd src strides (o rows of 768 x 9 + 7 elements), cached and streamed.
-    for (dim_t o : { 32, 1024 }) {
-        c.dims = { o, 768, 3, 3 };
-        c.sstrides = { 768 * 9 + 7, 9, 3, 1 };
-        EXPECT_EQ(desc_of(c, isa).flat_a, 144) << c.str();
-        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
-    }
-    c.sstrides.clear();
-    // AVX2: the i loop stays in the driver.
-    if (x64::isa_allowed(cpu_isa_t::avx2)) {
-        c.dims = { 32, 512, 3, 3 };
-        case_kplan(c, cpu_isa_t::avx2, kplan);
+}
+
+// AVX2 f32 bit copies of far B rows (o rows a page or more apart): the
+// same split alone (no A-run loop baked whole), a block of 16 i, so that
+// the calls run the AVX2 flattened short-A tiles of 16 o rows (8x16 tile
+// pairs). Bit-exact cached and streamed, with edge calls, odd src
+// strides, 2x2 and 1x3, the i loop short enough to bake whole (AVX2 splits
+// it too); not split where the count is not a multiple of 16, A is not
+// short (5x5), the o rows are near (64 x 9 f32) or the copy converts.
+TEST(jit_reorder, FlatShortARunSplitAvx2) {
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
+    const flat_case_t cases[] = { { { 32, 512, 3, 3 }, "oihw", "hwio", 144 },
+        { { 1024, 768, 3, 3 }, "oihw", "hwio", 144 }, // streamed
+        { { 1000, 768, 3, 3 }, "oihw", "hwio", 144 }, // edge calls
+        { { 64, 1024, 2, 2 }, "oihw", "hwio", 64 }, { { 64, 1024, 1, 3 }, "oihw", "hwio", 48 },
+        { { 128, 128, 3, 3 }, "oihw", "hwio", 144 }, // (the i loop fits whole)
+        { { 128, 1000, 3, 3 }, "oihw", "hwio", 0 }, { { 128, 512, 5, 5 }, "oihw", "hwio", 0 },
+        { { 128, 64, 3, 3 }, "oihw", "hwio", 0 } }; // near o rows
+    run_flat_cases(cases, isa, &x64::jit_reorder_desc_t::flat_a);
+    jit_case_t c = check_run_split_large(
+            isa, 16, "loops:[16 9 1024 d1] driver:[64 110592 16 d0*16 /1][48 144 16384 d1*16]");
+    std::string kplan;
+    // Near o rows whose i loop runs outside B blocks (B of 3640 o): not split.
+    c.dims = { 4096, 64, 3, 3 };
+    case_kplan(c, isa, kplan);
+    EXPECT_NE(kplan.find("loops: driver:"), std::string::npos) << kplan;
+    c.dims = { 32, 512, 3, 3 };
+    for (data_type_t ddt : { relayout_s32, relayout_bf16 }) { // conversions
+        c.ddt = ddt;
+        case_kplan(c, isa, kplan);
         EXPECT_NE(kplan.find("loops: driver:"), std::string::npos) << kplan;
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
     }
 }
 
