@@ -638,6 +638,7 @@ private:
     void gen_f32_line_pair_regs(int64_t osA, const std::function<int64_t(int)> &row_disp);
     std::array<int, 16> transpose_tile_pool(std::deque<int> &pool);
     void gen_b_outer_pair(int64_t osA, const std::function<int64_t(int)> &row_disp);
+    void gen_blk_lines(int TA, int64_t osA);
     void f32_pair_tile(int h, const std::function<int64_t(int)> &row_disp, bool transpose = true);
     int f32_pair_lanes(int a) const;
     void f32_pair_cached(int64_t osA, const std::function<int64_t(int)> &row_disp);
@@ -3417,6 +3418,17 @@ void reorder_gen_t::gen_transpose() {
         jmp(lnext, T_NEAR);
         L(lno);
     }
+    // One-block src tiles (nChw16c -> nchw): blk_lines B tiles per dst
+    // row visit where the B step has them all (the tiles below otherwise).
+    if (d_.blk_lines && TB == T) {
+        Label lno;
+        jump_if_past(r15, d_.blk_lines * T, s_v0 + 8, lno);
+        jump_if_past(rax, TA, s_v0, lno);
+        gen_blk_lines(TA, osA);
+        add(r15, d_.blk_lines * T);
+        jmp(lb, T_NEAR);
+        L(lno);
+    }
     if (d_.pad_b && z_ && TA == T && TB == T) {
         // A whole tile of A positions and of stored B lanes, not all of
         // them values (B padding): rows past the values stay zero.
@@ -3978,6 +3990,39 @@ void reorder_gen_t::gen_b_outer_pair(int64_t osA, const std::function<int64_t(in
                        : vmovups(ptr[rdx + a * osA + 64 * h], Zmm(a));
         });
     }
+}
+
+// desc.blk_lines (jit_blk_lines): K = blk_lines full tiles (TA A rows x
+// 16 B lanes) of one A tile, B tile k's src rows at rcx + k * 16 * isB
+// (one contiguous block each), its dst lines at rdx + a * osA + 64 * k.
+// Tiles 0 .. K-2 leave their rows in the stack (row a of tile k at
+// buf_stage + (a (K-1) + k) 64); after the last tile each dst row a takes
+// its K lines in order.
+void reorder_gen_t::gen_blk_lines(int TA, int64_t osA) {
+    const int K = d_.blk_lines;
+    const int64_t isB = d_.is[1] * ssz_, tile = 16 * isB;
+    auto staged = [&](int a, int k) { return ptr[rsp + buf_stage + (a * (K - 1) + k) * 64]; };
+    for (int k = 0; k < K; ++k) {
+        for (int b = 0; b < 16; ++b) // (TA = 8: rows of 8 lanes, k5)
+            load_lanes(b, ptr[rcx + k * tile + b * isB], TA < 16 ? &k5 : nullptr, d_.sdt);
+        transpose_tile();
+        if (k + 1 < K)
+            for (int a = 0; a < TA; ++a)
+                vmovaps(staged(a, k), Zmm(a));
+    }
+    stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
+        int t = 0; // (zmm 16 .. 31: free after the transpose)
+        for (int a = 0; a < TA; ++a)
+            for (int k = 0; k < K; ++k) {
+                Zmm v(a);
+                if (k + 1 < K) {
+                    v = Zmm(16 + t++ % 16);
+                    vmovaps(v, staged(a, k));
+                }
+                const Address to = ptr[rdx + a * osA + 64 * k];
+                stream ? vmovntps(to, v) : vmovups(to, v);
+            }
+    });
 }
 
 // The 16x16 tile transpose of transpose_tile_body (zmm r = src row r in,
@@ -4766,6 +4811,8 @@ void reorder_gen_t::generate() {
     if (d_.ymm_small_lines) frame = std::max(frame, buf_stage + 64 * 64); // a group's dst lines
     if (d_.packed_rows)
         frame = std::max(frame, buf_stage + 17 * 64); // 16 rows, the last one's dead lanes
+    // The block lines' staged rows.
+    if (d_.blk_lines) frame = std::max(frame, buf_stage + 64 * (int)d_.n[0] * (d_.blk_lines - 1));
     preamble(frame);
     mov(r8, ptr[rdi + offsetof(jit_call_args_t, src)]);
     mov(r9, ptr[rdi + offsetof(jit_call_args_t, dst)]);
@@ -6437,6 +6484,49 @@ bool jit_far_rows_blocks(cpu_isa_t isa, const plan_t &p) {
     return false;
 }
 
+// Streamed f32 nChw16c -> nchw: each full tile reads one contiguous KiB
+// (16 B rows a line apart) and wrote one line to each of 16 dst rows (c
+// planes) a plane apart. With K B tiles per visit the first K - 1 tiles'
+// rows wait in the stack (L1) and each dst row then gets K adjacent
+// lines back to back; nChw8c -> nchw (half-A tiles of 8 rows, 512 B of
+// src each) likewise with 2K tiles. Only the channel dim as A (not
+// weights' o blocks) and no other tile variant. On the Xeon (2 cores of a
+// KVM guest, busy: load 8-15), 16x256x64x64, % of a streaming copy
+// (thread CPU time, medians of 30, 4 interleaved rounds), knob 0 / 2 / 3
+// / 4: single-thread nChw16c 86-89 / 97-105 / 95-100 / 96-101, nChw8c
+// (2K tiles: K = 1 / 2) 83-87 / 88-99 (8-row tiles 2 / 3 per visit: 87-93,
+// 88-92); two processes at once (3 rounds) nChw16c 86-88 / 93-102 (K = 4:
+// 92-100), nChw8c 84-87 / 87-99. An L1 prefetch of the src 4 KiB ahead
+// lost (K = 2: 97-105 -> 88-100). Not measured on AMD: Intel only
+// (cpu_is_intel); knob values 0 (off) and K > 1 force it on any CPU.
+constexpr int blk_lines_intel = 2;
+
+int jit_blk_lines_tiles() {
+    static const int knob = getenv_int("RELAYOUT_JIT_BLK_LINES", -1); // experiment knob
+    return knob < 0 ? (cpu_is_intel() ? blk_lines_intel : 0) : knob > 1 ? knob : 0;
+}
+
+int jit_blk_lines(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
+    const int K = jit_blk_lines_tiles();
+    if (!K || d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose)
+        return 0;
+    if (!d.nt || !d.bit_copy || d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return 0;
+    if (data_type_size(p.sdt) != 4 || data_type_size(p.ddt) != 4 || p.ndims < 3) return 0;
+    if (d.byte_tile || d.word_tile || d.word_pair || d.b_outer || d.f32_lines || d.few_b || d.pad_b
+            || d.flat_a || d.flat_b || d.dst_stage_row || d.packed_rows || d.pf_ahead || d.pf_row
+            || d.pf_rows)
+        return 0;
+    const kloop_t &A = kp.micro[0], &B = kp.micro[1];
+    if (A.dim != 1 || (A.n != 16 && A.n != 8) || A.total != A.n || A.is != 1 || B.is != A.n
+            || B.os != 1)
+        return 0;
+    const int tiles = A.n == 8 ? 2 * K : K; // (8-row tiles: lines of 8 dst rows each)
+    if (A.os * 4 % 64 != 0 || B.n < 16 * tiles) return 0;
+    for (int i = 0; i < p.ndims; ++i)
+        if (p.check[i]) return 0;
+    return tiles;
+}
+
 // ab -> ba 8192^2 at 2 threads (wall clock against a copy on both cores,
 // best of 5 interleaved runs, % of a copy): 1024 A positions per call
 // 60-70 -> 2048: 73-79 (three rounds); 4096: even.
@@ -6664,6 +6754,7 @@ void jit_reorder_desc_init(
     d.bf16_ne = bf16_isa && d.isa == cpu_isa_t::avx512_core && !d.bit_copy && d.ddt == relayout_bf16
                 && !jit_bf16_int_near_rows(d);
     d.packed_rows = jit_packed_rows(d);
+    d.blk_lines = jit_blk_lines(d, p, kp);
 }
 
 status_t jit_reorder_desc_check(const jit_reorder_desc_t &d) {

@@ -124,6 +124,11 @@ struct jit_reorder_desc_t {
     // B-outer tiles two B tiles per A tile (each dst row two adjacent
     // lines per visit). See b_outer_pairs in jit_reorder_kernel.cpp.
     bool b_outer_pair;
+    // Streamed f32 transposes of one A tile whose B tile's src rows are
+    // one contiguous block (nChw16c -> nchw): B tiles per dst row visit,
+    // each row then stored as that many adjacent whole lines back to back
+    // (0: none). See jit_blk_lines.
+    int blk_lines;
     // Far B src rows of large 4-byte bit copies, B = 32 per call (see
     // jit_far_rows_pair): the byte distance of the L2 prefetch of each
     // full tile's src rows along A (0: none).
@@ -507,6 +512,15 @@ bool jit_far_rows_pair(cpu_isa_t isa, const plan_t &p);
 constexpr dim_t far_block_a = 256, far_block_b = 128;
 bool jit_far_rows_blocks(cpu_isa_t isa, const plan_t &p);
 bool jit_far_rows_blocks_on();
+// desc.blk_lines: streamed AVX-512 f32 bit-copy transposes of 16- and
+// 8-lane channel blocks to plain (nChw16c / nChw8c -> nchw: one A tile of
+// the channel dim, the B tile's src rows one contiguous block, dst rows
+// whole lines apart) take this many B tiles per dst row visit (0: none).
+int jit_blk_lines(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp);
+// ... the tiles per visit where the rule applies: on Intel CPUs only
+// (measured there), 0 elsewhere; knob RELAYOUT_JIT_BLK_LINES, when set,
+// decides on any CPU (0 or 1: off, K > 1: K tiles).
+int jit_blk_lines_tiles();
 // ... and the transpose plane (elements per call, kernel_plan_params_t::
 // tile_plane) of those pairs: 64 Ki, A of 2048 positions per call (the
 // others: 32 Ki). Knob RELAYOUT_JIT_FAR_PLANE (elements).
