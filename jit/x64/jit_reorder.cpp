@@ -519,7 +519,7 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     prm.copy_blocks_inner = zmm_dword_copy && jit_copy_blocks_inner();
     static const bool short_tiles = getenv_int("RELAYOUT_JIT_AVX2_SHORT_TILES", 1) != 0; // knob
     prm.short_tiles_split = isa == cpu_isa_t::avx2 && short_tiles;
-    prm.split_interleaves = jit_split_interleaves(p);
+    prm.split_interleaves = jit_split_interleaves(isa, p);
     // Tuning knobs (experiments only; part of no cache key).
     static const int tb = getenv_int("RELAYOUT_JIT_TILE_B", 0);
     static const int tp = getenv_int("RELAYOUT_JIT_TILE_PLANE", 0);

@@ -5718,10 +5718,17 @@ namespace {
 
 // (Also the flattened rows to bytes, see jit_reorder_desc_init: the
 // call's rows are `flat` elements, the next call's the next ones.)
+// A split interleave's call (jit_split_interleaves) bakes a block of that
+// node as its outermost loop, the driver keeps the blocks: the same
+// distance then reaches two iterations ahead within the call, past its
+// end into the next block's rows.
 dim_t flat_rows_prefetch(const jit_reorder_desc_t &d, const kernel_plan_t &kp, dim_t flat) {
     if (!flat || !d.nt || kp.driver.empty()) return 0;
     const kloop_t &next = kp.driver.back();
-    if (next.tab >= 0 || next.split_of >= 0 || next.is != flat || next.n < 2) return 0;
+    if (next.tab >= 0 || next.split_of >= 0) return 0;
+    const bool split = kp.loops.size() >= 2 && kp.loops.front().is == flat
+                       && kp.loops.front().n >= 2 && next.is == flat * kp.loops.front().n;
+    if (!split && (next.is != flat || next.n < 2)) return 0;
     const dim_t ssz = (dim_t)data_type_size(d.sdt);
     const dim_t dist = 2 * flat * ssz;
     return fits32(15 * d.is[1] * ssz + flat * ssz + dist) ? dist : 0;
@@ -6237,14 +6244,16 @@ bool jit_word_near_rows64() {
 // its largest divisor that keeps the call within the bake limit, here 8 of
 // the 64 I blocks: 32 KiB per call): the calls' fixed cost had bounded
 // them at half a copy, their tiles' loads, shuffles and streamed stores
-// alone (a standalone model of the pattern) at ~80%. Not conversions
-// yet (f32 -> s8 4x4 gained 1.46x single-thread), whose flattened rows
-// to bytes prefetch two calls ahead (flat_rows_prefetch: a driver node
-// continuing the call's run, which a split call no longer has). Knob
-// RELAYOUT_JIT_SPLIT_ILV=0: off.
-bool jit_split_interleaves(const plan_t &p) {
-    static const bool on = getenv_int("RELAYOUT_JIT_SPLIT_ILV", 1) != 0; // experiment knob
-    return on && p.bit_copy && data_type_size(p.ddt) == 1;
+// alone (a standalone model of the pattern) at ~80%. Knob
+// RELAYOUT_JIT_SPLIT_ILV=0: off. AVX-512 conversions to bytes (f32 -> s8
+// / u8) split too: their flattened tiles prefetch two calls ahead along
+// the run the split's baked block now continues (flat_rows_prefetch).
+// Knob RELAYOUT_JIT_SPLIT_ILV_CVT=0: off.
+bool jit_split_interleaves(cpu_isa_t isa, const plan_t &p) {
+    static const bool on = getenv_int("RELAYOUT_JIT_SPLIT_ILV", 1) != 0;      // experiment knob
+    static const bool cvt = getenv_int("RELAYOUT_JIT_SPLIT_ILV_CVT", 1) != 0; // experiment knob
+    if (!on || data_type_size(p.ddt) != 1) return false;
+    return p.bit_copy || (cvt && isa == cpu_isa_t::avx512_core);
 }
 
 // The byte tiles' analogue (s8 / u8 ab -> ba 8192^2): far src rows and

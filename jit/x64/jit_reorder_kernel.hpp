@@ -449,9 +449,9 @@ bool jit_word_near_rows64();
 bool jit_word_aliased_dst(const plan_t &p);
 // Byte tiles of far src and dst rows take calls of 128 B lanes (two tiles).
 bool jit_byte_rows128(cpu_isa_t isa, const plan_t &p);
-// Interleaves of 1-byte bit copies split a loop too long to bake whole
-// (kernel_plan_params_t::split_interleaves).
-bool jit_split_interleaves(const plan_t &p);
+// Interleaves of 1-byte bit copies (and AVX-512 conversions to bytes) split
+// a loop too long to bake whole (kernel_plan_params_t::split_interleaves).
+bool jit_split_interleaves(cpu_isa_t isa, const plan_t &p);
 
 // The kernel plan of word tiles: one 32-lane B tile per call when the B
 // src rows are a page or more apart (staged), or 128 B or more in a large

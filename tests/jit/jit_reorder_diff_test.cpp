@@ -3602,8 +3602,9 @@ TEST(jit_reorder, ByteLinesInterleave) {
 // keeps the call within the bake limit is baked (oihw -> OIhw4i16o4i 4x4:
 // 8 of 32 I blocks; 12 blocks: 6; 7: all), none when only 1 divides (13)
 // or the driver would keep too few calls for the threads (3 O blocks);
-// padded O (250: B edges in the driver); conversions (f32 -> s8) and
-// 2-byte dsts keep their calls.
+// padded O (250: B edges in the driver); conversions (f32 -> s8) split on
+// AVX-512 only, 2-byte dsts keep their calls. Large conversions keep the
+// prefetch two calls ahead through the split (3x3: the flattened rows).
 // Both ISAs, bit-exact, with s8s8 and zero-point compensation and scales.
 TEST(jit_reorder, SplitInterleaveCalls) {
     const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
@@ -3626,8 +3627,8 @@ TEST(jit_reorder, SplitInterleaveCalls) {
                         jit_case_t::of({ k.O, k.I, 4, 4 }, sdt, relayout_s8, "oihw", "OIhw4i16o4i");
                 std::string kplan;
                 ASSERT_NO_FATAL_FAILURE(case_kplan(c, isa, kplan));
-                const char *loops =
-                        sdt == relayout_s8 || k.I == 112 ? k.loops : "loops:[4 64 64 d1*4] driver";
+                const bool split = sdt == relayout_s8 || isa == cpu_isa_t::avx512_core;
+                const char *loops = split || k.I == 112 ? k.loops : "loops:[4 64 64 d1*4] driver";
                 EXPECT_NE(kplan.find(loops), std::string::npos) << c.str() << ": " << kplan;
                 for (uint64_t flags : { uint64_t(0), s8s8, s8s8 | zp }) {
                     c.set_comp(flags, 1);
@@ -3645,6 +3646,19 @@ TEST(jit_reorder, SplitInterleaveCalls) {
         ASSERT_NO_FATAL_FAILURE(case_kplan(c, isa, kplan));
         EXPECT_NE(kplan.find("loops:[4 64 64 d1*4] driver"), std::string::npos) << kplan;
         EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        if (isa != cpu_isa_t::avx512_core) continue;
+        // Large (streamed) f32 -> s8 3x3: 8 of the 64 I blocks a call, the
+        // flattened rows to bytes prefetched two blocks ahead.
+        c = jit_case_t::of({ 1024, 1024, 3, 3 }, relayout_f32, relayout_s8, "oihw", "OIhw4i16o4i");
+        ASSERT_NO_FATAL_FAILURE(case_kplan(c, isa, kplan));
+        EXPECT_NE(kplan.find("loops:[8 144 2304 d1*16][4 36 64 d1*4]"), std::string::npos) << kplan;
+        const x64::jit_reorder_desc_t d = desc_of(c, isa);
+        EXPECT_TRUE(d.nt) << c.str();
+        EXPECT_EQ(d.flat_bytes, 144) << c.str();
+        EXPECT_EQ(d.flat_pf, 2 * 144 * 4) << c.str();
+        c.src_scale_mask = 1;
+        c.set_comp(s8s8, 1);
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n)) << c.str();
     }
 }
 
