@@ -2135,8 +2135,10 @@ TEST(jit_reorder, FlatShortARunSplit) {
 // blocks continuing the copy's run (the O blocks, src stride 16) innermost
 // (kernel_plan_params_t::copy_blocks_inner): consecutive calls read the
 // next line of the same rows. Bit-exact with whole and padded
-// I (checked blocks), odd strides; not for conversions, rows under a page (small O) or
-// without the run's blocks in the driver (1x1: hwio is io).
+// I (checked blocks), odd strides; not for rows under a page (small O) or
+// without the run's blocks in the driver (1x1: hwio is io). Conversions
+// of f32 to narrower types likewise (jit_cvt_blocks_inner: hwio ->
+// OIhw16i16o, nhwc -> nChw16c, with scales), not to 4-byte types.
 TEST(jit_reorder, CopyBlocksInner) {
     const cpu_isa_t isa = cpu_isa_t::avx512_core;
     if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
@@ -2164,8 +2166,26 @@ TEST(jit_reorder, CopyBlocksInner) {
         EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
     }
     c.dims = { 256, 512, 3, 3 };
-    c.ddt = relayout_bf16;
+    for (data_type_t ddt : { relayout_bf16, relayout_f16, relayout_s8, relayout_u8 }) {
+        c.ddt = ddt;
+        c.src_scale_mask = ddt == relayout_s8 ? 0 : -1;
+        EXPECT_TRUE(inner(c)) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
+    c.src_scale_mask = -1;
+    c.ddt = relayout_s32;
     EXPECT_FALSE(inner(c)) << c.str();
+    // nhwc -> nChw16c: the channel blocks (src stride 16) innermost, the
+    // plane's halves (2 MiB apart) outside them; C = 200: a padded block.
+    for (dim_t C : { 256, 200 })
+        for (data_type_t ddt : { relayout_bf16, relayout_u8 }) {
+            jit_case_t k = jit_case_t::of({ 2, C, 64, 64 }, relayout_f32, ddt, "nhwc", "nChw16c");
+            std::string kplan;
+            case_kplan(k, isa, kplan);
+            const size_t last = kplan.rfind('[');
+            EXPECT_NE(kplan.find(" d1*16", last), std::string::npos) << k.str() << ": " << kplan;
+            EXPECT_TRUE(run_jit_case(k, isa)) << k.str();
+        }
 }
 
 // Tiles of fewer than 1024 elements per call (oihw <-> OIhw8i8o 3x3: 8 o x
