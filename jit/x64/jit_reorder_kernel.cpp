@@ -5732,16 +5732,19 @@ namespace {
 
 // (Also the flattened rows to bytes, see jit_reorder_desc_init: the
 // call's rows are `flat` elements, the next call's the next ones.)
-// A split interleave's call (jit_split_interleaves) bakes a block of that
-// node as its outermost loop, the driver keeps the blocks: the same
-// distance then reaches two iterations ahead within the call, past its
-// end into the next block's rows.
+// An AVX-512 split interleave's call (jit_split_interleaves) bakes a
+// block of that node as its outermost loop, the driver keeps the blocks:
+// the same distance then reaches two iterations ahead within the call,
+// past its end into the next block's rows. (Not the other split calls:
+// AVX2 short tiles, f32 bit copies' min_tile_call; not measured.)
 dim_t flat_rows_prefetch(const jit_reorder_desc_t &d, const kernel_plan_t &kp, dim_t flat) {
     if (!flat || !d.nt || kp.driver.empty()) return 0;
     const kloop_t &next = kp.driver.back();
     if (next.tab >= 0 || next.split_of >= 0) return 0;
-    const bool split = kp.loops.size() >= 2 && kp.loops.front().is == flat
-                       && kp.loops.front().n >= 2 && next.is == flat * kp.loops.front().n;
+    const bool split = d.isa == cpu_isa_t::avx512_core
+                       && d.strategy == kernel_strategy_t::interleave && kp.loops.size() >= 2
+                       && kp.loops.front().is == flat && kp.loops.front().n >= 2
+                       && next.is == flat * kp.loops.front().n;
     if (!split && (next.is != flat || next.n < 2)) return 0;
     const dim_t ssz = (dim_t)data_type_size(d.sdt);
     const dim_t dist = 2 * flat * ssz;
