@@ -523,11 +523,13 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     // AVX-512 f32 bit copies: tiny tile calls take a block of the next
     // loop (jit_min_tile_call).
     if (zmm_dword_copy) prm.min_tile_call = jit_min_tile_call();
-    // AVX-512 f32 bit copies: the copy's run blocks likewise (jit_copy_blocks_inner).
-    prm.copy_blocks_inner = zmm_dword_copy && jit_copy_blocks_inner();
+    // AVX-512 f32 bit copies: the copy's run blocks likewise (jit_copy_blocks_inner),
+    // and f32 conversions to narrower types (jit_cvt_blocks_inner).
+    prm.copy_blocks_inner =
+            (zmm_dword_copy && jit_copy_blocks_inner()) || jit_cvt_blocks_inner(isa, p);
     static const bool short_tiles = getenv_int("RELAYOUT_JIT_AVX2_SHORT_TILES", 1) != 0; // knob
     prm.short_tiles_split = isa == cpu_isa_t::avx2 && short_tiles;
-    prm.split_interleaves = jit_split_interleaves(p);
+    prm.split_interleaves = jit_split_interleaves(isa, p);
     // Tuning knobs (experiments only; part of no cache key).
     static const int tb = getenv_int("RELAYOUT_JIT_TILE_B", 0);
     static const int tp = getenv_int("RELAYOUT_JIT_TILE_PLANE", 0);

@@ -5631,6 +5631,20 @@ bool jit_copy_blocks_inner() {
     return on;
 }
 
+// The same for AVX-512 copies converting f32 to bf16 / f16 / s8 / u8
+// (nhwc -> nChw16c: a run of 16 channels per position, the positions
+// 1 KiB apart, the halves of a plane 2 MiB apart in the driver; hwio ->
+// OIhw16i16o): consecutive calls read the next line of the same src rows.
+// reorder_bench (Xeon, 2 threads, busy, knob off / on, 4 interleaved
+// rounds, medians, x oneDNN): f32 -> bf16 nhwc -> nChw16c 16x256x64x64
+// 1.20 -> 1.29, -> s8 1.10 -> 1.34, hwio -> OIhw16i16o bf16 1024^2x3x3
+// 1.04 -> 1.25. Knob RELAYOUT_JIT_CVT_BLOCKS_INNER=0: off.
+bool jit_cvt_blocks_inner(cpu_isa_t isa, const plan_t &p) {
+    static const bool on = getenv_int("RELAYOUT_JIT_CVT_BLOCKS_INNER", 1) != 0; // experiment knob
+    return on && isa == cpu_isa_t::avx512_core && !p.bit_copy && data_type_size(p.sdt) == 4
+           && data_type_size(p.ddt) < 4;
+}
+
 // oihw <-> OIhw8i8o 3x3: 8 o x 8 i x 9 hw = 576 elements (2.3 KiB) per
 // call, 16384 calls for 1024 x 1024; the loop of the I blocks (continuing
 // each o row in the src, or in the dst) then gives a block of its
@@ -5765,10 +5779,20 @@ namespace {
 
 // (Also the flattened rows to bytes, see jit_reorder_desc_init: the
 // call's rows are `flat` elements, the next call's the next ones.)
+// An AVX-512 split interleave's call (jit_split_interleaves) bakes a
+// block of that node as its outermost loop, the driver keeps the blocks:
+// the same distance then reaches two iterations ahead within the call,
+// past its end into the next block's rows. (Not the other split calls:
+// AVX2 short tiles, f32 bit copies' min_tile_call; not measured.)
 dim_t flat_rows_prefetch(const jit_reorder_desc_t &d, const kernel_plan_t &kp, dim_t flat) {
     if (!flat || !d.nt || kp.driver.empty()) return 0;
     const kloop_t &next = kp.driver.back();
-    if (next.tab >= 0 || next.split_of >= 0 || next.is != flat || next.n < 2) return 0;
+    if (next.tab >= 0 || next.split_of >= 0) return 0;
+    const bool split = d.isa == cpu_isa_t::avx512_core
+                       && d.strategy == kernel_strategy_t::interleave && kp.loops.size() >= 2
+                       && kp.loops.front().is == flat && kp.loops.front().n >= 2
+                       && next.is == flat * kp.loops.front().n;
+    if (!split && (next.is != flat || next.n < 2)) return 0;
     const dim_t ssz = (dim_t)data_type_size(d.sdt);
     const dim_t dist = 2 * flat * ssz;
     return fits32(15 * d.is[1] * ssz + flat * ssz + dist) ? dist : 0;
@@ -6284,14 +6308,16 @@ bool jit_word_near_rows64() {
 // its largest divisor that keeps the call within the bake limit, here 8 of
 // the 64 I blocks: 32 KiB per call): the calls' fixed cost had bounded
 // them at half a copy, their tiles' loads, shuffles and streamed stores
-// alone (a standalone model of the pattern) at ~80%. Not conversions
-// yet (f32 -> s8 4x4 gained 1.46x single-thread), whose flattened rows
-// to bytes prefetch two calls ahead (flat_rows_prefetch: a driver node
-// continuing the call's run, which a split call no longer has). Knob
-// RELAYOUT_JIT_SPLIT_ILV=0: off.
-bool jit_split_interleaves(const plan_t &p) {
-    static const bool on = getenv_int("RELAYOUT_JIT_SPLIT_ILV", 1) != 0; // experiment knob
-    return on && p.bit_copy && data_type_size(p.ddt) == 1;
+// alone (a standalone model of the pattern) at ~80%. Knob
+// RELAYOUT_JIT_SPLIT_ILV=0: off. AVX-512 conversions to bytes (f32 -> s8
+// / u8) split too: their flattened tiles prefetch two calls ahead along
+// the run the split's baked block now continues (flat_rows_prefetch).
+// Knob RELAYOUT_JIT_SPLIT_ILV_CVT=0: off.
+bool jit_split_interleaves(cpu_isa_t isa, const plan_t &p) {
+    static const bool on = getenv_int("RELAYOUT_JIT_SPLIT_ILV", 1) != 0;      // experiment knob
+    static const bool cvt = getenv_int("RELAYOUT_JIT_SPLIT_ILV_CVT", 1) != 0; // experiment knob
+    if (!on || data_type_size(p.ddt) != 1) return false;
+    return p.bit_copy || (cvt && isa == cpu_isa_t::avx512_core);
 }
 
 // The byte tiles' analogue (s8 / u8 ab -> ba 8192^2): far src rows and

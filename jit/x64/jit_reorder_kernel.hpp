@@ -369,6 +369,8 @@ bool jit_a_run_split();
 
 // kernel_plan_params_t::copy_blocks_inner. Knob RELAYOUT_JIT_COPY_BLOCKS_INNER=0: off.
 bool jit_copy_blocks_inner();
+// ... and so do AVX-512 copies converting f32 to a narrower type.
+bool jit_cvt_blocks_inner(cpu_isa_t isa, const plan_t &p);
 
 // kernel_plan_params_t::min_tile_call. Knob RELAYOUT_JIT_MIN_TILE_CALL:
 // elements, 0 = off.
@@ -454,9 +456,9 @@ bool jit_word_near_rows64();
 bool jit_word_aliased_dst(const plan_t &p);
 // Byte tiles of far src and dst rows take calls of 128 B lanes (two tiles).
 bool jit_byte_rows128(cpu_isa_t isa, const plan_t &p);
-// Interleaves of 1-byte bit copies split a loop too long to bake whole
-// (kernel_plan_params_t::split_interleaves).
-bool jit_split_interleaves(const plan_t &p);
+// Interleaves of 1-byte bit copies (and AVX-512 conversions to bytes) split
+// a loop too long to bake whole (kernel_plan_params_t::split_interleaves).
+bool jit_split_interleaves(cpu_isa_t isa, const plan_t &p);
 
 // The kernel plan of word tiles: one 32-lane B tile per call when the B
 // src rows are a page or more apart (staged), or 128 B or more in a large

@@ -2169,8 +2169,10 @@ TEST(jit_reorder, FlatShortARunSplitAvx2) {
 // blocks continuing the copy's run (the O blocks, src stride 16) innermost
 // (kernel_plan_params_t::copy_blocks_inner): consecutive calls read the
 // next line of the same rows. Bit-exact with whole and padded
-// I (checked blocks), odd strides; not for conversions, rows under a page (small O) or
-// without the run's blocks in the driver (1x1: hwio is io).
+// I (checked blocks), odd strides; not for rows under a page (small O) or
+// without the run's blocks in the driver (1x1: hwio is io). Conversions
+// of f32 to narrower types likewise (jit_cvt_blocks_inner: hwio ->
+// OIhw16i16o, nhwc -> nChw16c, with scales), not to 4-byte types.
 TEST(jit_reorder, CopyBlocksInner) {
     const cpu_isa_t isa = cpu_isa_t::avx512_core;
     if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
@@ -2198,8 +2200,26 @@ TEST(jit_reorder, CopyBlocksInner) {
         EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
     }
     c.dims = { 256, 512, 3, 3 };
-    c.ddt = relayout_bf16;
+    for (data_type_t ddt : { relayout_bf16, relayout_f16, relayout_s8, relayout_u8 }) {
+        c.ddt = ddt;
+        c.src_scale_mask = ddt == relayout_s8 ? 0 : -1;
+        EXPECT_TRUE(inner(c)) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
+    c.src_scale_mask = -1;
+    c.ddt = relayout_s32;
     EXPECT_FALSE(inner(c)) << c.str();
+    // nhwc -> nChw16c: the channel blocks (src stride 16) innermost, the
+    // plane's halves (2 MiB apart) outside them; C = 200: a padded block.
+    for (dim_t C : { 256, 200 })
+        for (data_type_t ddt : { relayout_bf16, relayout_u8 }) {
+            jit_case_t k = jit_case_t::of({ 2, C, 64, 64 }, relayout_f32, ddt, "nhwc", "nChw16c");
+            std::string kplan;
+            case_kplan(k, isa, kplan);
+            const size_t last = kplan.rfind('[');
+            EXPECT_NE(kplan.find(" d1*16", last), std::string::npos) << k.str() << ": " << kplan;
+            EXPECT_TRUE(run_jit_case(k, isa)) << k.str();
+        }
 }
 
 // Tiles of fewer than 1024 elements per call (oihw <-> OIhw8i8o 3x3: 8 o x
@@ -3688,8 +3708,9 @@ TEST(jit_reorder, ByteLinesInterleave) {
 // keeps the call within the bake limit is baked (oihw -> OIhw4i16o4i 4x4:
 // 8 of 32 I blocks; 12 blocks: 6; 7: all), none when only 1 divides (13)
 // or the driver would keep too few calls for the threads (3 O blocks);
-// padded O (250: B edges in the driver); conversions (f32 -> s8) and
-// 2-byte dsts keep their calls.
+// padded O (250: B edges in the driver); conversions (f32 -> s8) split on
+// AVX-512 only, 2-byte dsts keep their calls. Large conversions keep the
+// prefetch two calls ahead through the split (3x3: the flattened rows).
 // Both ISAs, bit-exact, with s8s8 and zero-point compensation and scales.
 TEST(jit_reorder, SplitInterleaveCalls) {
     const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
@@ -3712,8 +3733,8 @@ TEST(jit_reorder, SplitInterleaveCalls) {
                         jit_case_t::of({ k.O, k.I, 4, 4 }, sdt, relayout_s8, "oihw", "OIhw4i16o4i");
                 std::string kplan;
                 ASSERT_NO_FATAL_FAILURE(case_kplan(c, isa, kplan));
-                const char *loops =
-                        sdt == relayout_s8 || k.I == 112 ? k.loops : "loops:[4 64 64 d1*4] driver";
+                const bool split = sdt == relayout_s8 || isa == cpu_isa_t::avx512_core;
+                const char *loops = split || k.I == 112 ? k.loops : "loops:[4 64 64 d1*4] driver";
                 EXPECT_NE(kplan.find(loops), std::string::npos) << c.str() << ": " << kplan;
                 for (uint64_t flags : { uint64_t(0), s8s8, s8s8 | zp }) {
                     c.set_comp(flags, 1);
@@ -3731,6 +3752,19 @@ TEST(jit_reorder, SplitInterleaveCalls) {
         ASSERT_NO_FATAL_FAILURE(case_kplan(c, isa, kplan));
         EXPECT_NE(kplan.find("loops:[4 64 64 d1*4] driver"), std::string::npos) << kplan;
         EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        if (isa != cpu_isa_t::avx512_core) continue;
+        // Large (streamed) f32 -> s8 3x3: 8 of the 64 I blocks a call, the
+        // flattened rows to bytes prefetched two blocks ahead.
+        c = jit_case_t::of({ 1024, 1024, 3, 3 }, relayout_f32, relayout_s8, "oihw", "OIhw4i16o4i");
+        ASSERT_NO_FATAL_FAILURE(case_kplan(c, isa, kplan));
+        EXPECT_NE(kplan.find("loops:[8 144 2304 d1*16][4 36 64 d1*4]"), std::string::npos) << kplan;
+        const x64::jit_reorder_desc_t d = desc_of(c, isa);
+        EXPECT_TRUE(d.nt) << c.str();
+        EXPECT_EQ(d.flat_bytes, 144) << c.str();
+        EXPECT_EQ(d.flat_pf, 2 * 144 * 4) << c.str();
+        c.src_scale_mask = 1;
+        c.set_comp(s8s8, 1);
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n)) << c.str();
     }
 }
 
