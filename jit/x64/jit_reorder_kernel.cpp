@@ -2692,6 +2692,9 @@ void reorder_gen_t::gen_row_tiles(int TA) {
     const int rowb = 64 * dsz_; // bytes of a dst row
     const bool staged = dsz_ < 4;
     const bool nt = d_.nt && osA % 64 == 0;
+    // 4-byte bit copies (f32 weights): the transpose of the TA rows used
+    // only, and one test of s_nt for the tile's TA stores, not one each.
+    const bool dword_rows = d_.bit_copy && ssz_ == 4;
     int64_t reach = 0; // the end of the farthest src row's values
     for (int b = 0; b < 64; ++b)
         reach = std::max(reach, row_disp(b) + TA * ssz_);
@@ -2701,8 +2704,12 @@ void reorder_gen_t::gen_row_tiles(int TA) {
             const int64_t disp = row_disp(lane0 + b);
             load_lanes(b, ptr[rcx + disp], a_row_mask(TA, disp, reach), d_.sdt);
         }
-        transpose_tile(TA);
+        transpose_tile(dword_rows ? TA : T);
         comp_zero();
+        auto store_row = [&](bool stream, int a) {
+            const Address to = ptr[rdx + a * osA + lane0 * dsz_];
+            stream ? vmovntps(to, vr(a)) : store_lanes(a, to, nullptr);
+        };
         for (int a = 0; a < TA; ++a) {
             const int64_t dcol = lane0 * dsz_;
             if (value_path())
@@ -2710,15 +2717,16 @@ void reorder_gen_t::gen_row_tiles(int TA) {
                                    ptr[rsi + a * ssA + lane0 * d_.ss[1] * 4],
                                    ptr[rdi + a * dsA + lane0 * d_.ds[1] * 4], nullptr });
             comp_add_row(a);
-            if (staged) store_lanes(a, ptr[rsp + buf_stage + a * rowb + dcol], nullptr);
+            if (staged)
+                store_lanes(a, ptr[rsp + buf_stage + a * rowb + dcol], nullptr);
+            else if (!dword_rows)
+                stores_streamed_or_cached(
+                        nt, [&](bool stream, const Label &) { store_row(stream, a); });
         }
-        // One test of s_nt for the tile's TA stores, not one per store.
-        if (!staged) {
+        if (dword_rows) {
             stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
-                for (int a = 0; a < TA; ++a) {
-                    const Address to = ptr[rdx + a * osA + lane0 * dsz_];
-                    stream ? vmovntps(to, vr(a)) : store_lanes(a, to, nullptr);
-                }
+                for (int a = 0; a < TA; ++a)
+                    store_row(stream, a);
             });
         }
         comp_flush(lane0);
@@ -3489,9 +3497,10 @@ void reorder_gen_t::gen_transpose() {
         }
         prefetch_ahead_tile();
         if (TA == T && TB == T) f32_dst_prefetch(osA);
-        // Only TA rows used: an A of an odd count (3x3, 1x3 weights' hw)
-        // skips the others' shuffles (A of 8 or 4 channels as it was).
-        transpose_tile(TA % 2 ? TA : T);
+        // Only TA rows used: 4-byte bit copies of an odd A (3x3, 1x3
+        // weights' hw) skip the others' shuffles (A of 8 or 4 channels,
+        // other types as they were).
+        transpose_tile(d_.bit_copy && ssz_ == 4 && TA % 2 ? TA : T);
         comp_zero();
         // (flat_b: the edge calls' tiles step by the folded loop, not
         // whole lines.)
