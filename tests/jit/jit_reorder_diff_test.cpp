@@ -3550,13 +3550,14 @@ TEST(jit_reorder, RowTiles) {
     }
 }
 
-// Tiles whose A is shorter than a tile use only its TA transposed rows:
-// the row tiles of 4-byte dsts (oihw -> OIhw8i8o, OIhw4i16o4i: any TA)
+// 4-byte bit copies whose A is shorter than a tile use only its TA
+// transposed rows: the row tiles (oihw -> OIhw8i8o, OIhw4i16o4i: any TA)
 // and the full transpose tiles of an odd A (3x3 and 1x3 weights' hw to
 // OIhw16o16i, ohwi) skip the other rows' shuffles, and the row tiles test
 // the streamed flag once per tile. O and I around the blocks (edge
-// tiles), odd src strides, value paths (scales, the sum, an s32 dst),
-// 2x2 and 5x5 (TA = 16: the whole transpose), cached and streamed.
+// tiles), odd src strides, s32, the value paths (scales, the sum: whole
+// transposes), 2x2 and 5x5 (TA = 16: the whole transpose), cached and
+// streamed.
 TEST(jit_reorder, ShortATileRows) {
     const cpu_isa_t isa = cpu_isa_t::avx512_core;
     if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
