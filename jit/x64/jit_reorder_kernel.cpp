@@ -686,14 +686,21 @@ private:
     int ysm_col_[8][2] = {};
     Label c_ysm_col_;
     void gen_scalar();
-    void transpose_tile();
-    void transpose_tile_body();
+    void transpose_tile(int rows = 16);
+    void transpose_tile_body(int rows = 16);
     Label l_transpose_;
     bool transpose_used_ = false;
+    Label l_transpose_rows_; // the tile of transpose_rows_ < 16 rows used
+    int transpose_rows_ = 0; // (0: none)
     // Code called by the kernel (transpose_tile), after the postamble.
     void emit_subroutines() {
         for (const auto &c : cold_)
             c();
+        if (transpose_rows_) {
+            L(l_transpose_rows_);
+            transpose_tile_body(transpose_rows_);
+            ret();
+        }
         if (!transpose_used_) return;
         L(l_transpose_);
         transpose_tile_body();
@@ -1518,16 +1525,27 @@ void reorder_gen_t::hoist_invariants(bool scales) {
 // once (at the end, emit_subroutines): its 64 shuffles were a fifth of
 // the emission time of a cold transpose kernel; a call and a return per
 // tile at run time. The 8x8 AVX2 tile (28 instructions) stays inline.
-void reorder_gen_t::transpose_tile() {
+// `rows` < 16 (AVX-512): only vr(0 .. rows-1) are used after it, and the
+// last stage skips the shuffles of the other rows (a subroutine of its
+// own; one such row count per kernel).
+void reorder_gen_t::transpose_tile(int rows) {
     if (!z_) {
         transpose_tile_body();
+        return;
+    }
+    if (rows < 16 && (!transpose_rows_ || transpose_rows_ == rows)) {
+        transpose_rows_ = rows;
+        call(l_transpose_rows_);
         return;
     }
     call(l_transpose_);
     transpose_used_ = true;
 }
 
-void reorder_gen_t::transpose_tile_body() {
+// The last stage makes rows c, 8 + c of zmm 16, 18 and rows 4 + c, 12 + c
+// of zmm 17, 19: a row not used (>= rows) is not made, nor a pair of
+// temporaries that makes no used row (9 rows: 57 shuffles instead of 64).
+void reorder_gen_t::transpose_tile_body(int rows) {
     if (z_) {
         for (int i = 0; i < 8; ++i) {
             vunpcklps(Zmm(16 + 2 * i), Zmm(2 * i), Zmm(2 * i + 1));
@@ -1540,15 +1558,17 @@ void reorder_gen_t::transpose_tile_body() {
             vshufps(Zmm(4 * k + 2), Zmm(t + 1), Zmm(t + 3), 0x44);
             vshufps(Zmm(4 * k + 3), Zmm(t + 1), Zmm(t + 3), 0xEE);
         }
+        auto used = [&](int row) { return row < rows; };
         for (int c = 0; c < 4; ++c) {
-            vshuff32x4(Zmm(16), Zmm(c), Zmm(4 + c), 0x88);
-            vshuff32x4(Zmm(17), Zmm(c), Zmm(4 + c), 0xDD);
-            vshuff32x4(Zmm(18), Zmm(8 + c), Zmm(12 + c), 0x88);
-            vshuff32x4(Zmm(19), Zmm(8 + c), Zmm(12 + c), 0xDD);
-            vshuff32x4(Zmm(c), Zmm(16), Zmm(18), 0x88);
-            vshuff32x4(Zmm(8 + c), Zmm(16), Zmm(18), 0xDD);
-            vshuff32x4(Zmm(4 + c), Zmm(17), Zmm(19), 0x88);
-            vshuff32x4(Zmm(12 + c), Zmm(17), Zmm(19), 0xDD);
+            const bool lo = used(c) || used(8 + c), hi = used(4 + c) || used(12 + c);
+            if (lo) vshuff32x4(Zmm(16), Zmm(c), Zmm(4 + c), 0x88);
+            if (hi) vshuff32x4(Zmm(17), Zmm(c), Zmm(4 + c), 0xDD);
+            if (lo) vshuff32x4(Zmm(18), Zmm(8 + c), Zmm(12 + c), 0x88);
+            if (hi) vshuff32x4(Zmm(19), Zmm(8 + c), Zmm(12 + c), 0xDD);
+            if (used(c)) vshuff32x4(Zmm(c), Zmm(16), Zmm(18), 0x88);
+            if (used(8 + c)) vshuff32x4(Zmm(8 + c), Zmm(16), Zmm(18), 0xDD);
+            if (used(4 + c)) vshuff32x4(Zmm(4 + c), Zmm(17), Zmm(19), 0x88);
+            if (used(12 + c)) vshuff32x4(Zmm(12 + c), Zmm(17), Zmm(19), 0xDD);
         }
     } else {
         for (int i = 0; i < 4; ++i) {
@@ -2673,6 +2693,9 @@ void reorder_gen_t::gen_row_tiles(int TA) {
     const int rowb = 64 * dsz_; // bytes of a dst row
     const bool staged = dsz_ < 4;
     const bool nt = d_.nt && osA % 64 == 0;
+    // 4-byte bit copies (f32 weights): the transpose of the TA rows used
+    // only, and one test of s_nt for the tile's TA stores, not one each.
+    const bool dword_rows = d_.bit_copy && ssz_ == 4;
     int64_t reach = 0; // the end of the farthest src row's values
     for (int b = 0; b < 64; ++b)
         reach = std::max(reach, row_disp(b) + TA * ssz_);
@@ -2682,8 +2705,12 @@ void reorder_gen_t::gen_row_tiles(int TA) {
             const int64_t disp = row_disp(lane0 + b);
             load_lanes(b, ptr[rcx + disp], a_row_mask(TA, disp, reach), d_.sdt);
         }
-        transpose_tile();
+        transpose_tile(dword_rows ? TA : T);
         comp_zero();
+        auto store_row = [&](bool stream, int a) {
+            const Address to = ptr[rdx + a * osA + lane0 * dsz_];
+            stream ? vmovntps(to, vr(a)) : store_lanes(a, to, nullptr);
+        };
         for (int a = 0; a < TA; ++a) {
             const int64_t dcol = lane0 * dsz_;
             if (value_path())
@@ -2691,14 +2718,17 @@ void reorder_gen_t::gen_row_tiles(int TA) {
                                    ptr[rsi + a * ssA + lane0 * d_.ss[1] * 4],
                                    ptr[rdi + a * dsA + lane0 * d_.ds[1] * 4], nullptr });
             comp_add_row(a);
-            if (staged) {
+            if (staged)
                 store_lanes(a, ptr[rsp + buf_stage + a * rowb + dcol], nullptr);
-            } else {
-                stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
-                    const Address to = ptr[rdx + a * osA + dcol];
-                    stream ? vmovntps(to, vr(a)) : store_lanes(a, to, nullptr);
-                });
-            }
+            else if (!dword_rows)
+                stores_streamed_or_cached(
+                        nt, [&](bool stream, const Label &) { store_row(stream, a); });
+        }
+        if (dword_rows) {
+            stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
+                for (int a = 0; a < TA; ++a)
+                    store_row(stream, a);
+            });
         }
         comp_flush(lane0);
     }
@@ -3479,7 +3509,10 @@ void reorder_gen_t::gen_transpose() {
         }
         prefetch_ahead_tile();
         if (TA == T && TB == T) f32_dst_prefetch(osA);
-        transpose_tile();
+        // Only TA rows used: 4-byte bit copies of an odd A (3x3, 1x3
+        // weights' hw) skip the others' shuffles (A of 8 or 4 channels,
+        // other types as they were).
+        transpose_tile(d_.bit_copy && ssz_ == 4 && TA % 2 ? TA : T);
         comp_zero();
         // (flat_b: the edge calls' tiles step by the folded loop, not
         // whole lines.)

@@ -3656,6 +3656,57 @@ TEST(jit_reorder, RowTiles) {
     }
 }
 
+// 4-byte bit copies whose A is shorter than a tile use only its TA
+// transposed rows: the row tiles (oihw -> OIhw8i8o, OIhw4i16o4i: any TA)
+// and the full transpose tiles of an odd A (3x3 and 1x3 weights' hw to
+// OIhw16o16i, ohwi) skip the other rows' shuffles, and the row tiles test
+// the streamed flag once per tile. O and I around the blocks (edge
+// tiles), odd src strides, s32, the value paths (scales, the sum: whole
+// transposes), 2x2 and 5x5 (TA = 16: the whole transpose), cached and
+// streamed.
+TEST(jit_reorder, ShortATileRows) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    struct tag_case_t {
+        const char *stag, *dtag, *strategy;
+    };
+    const tag_case_t tags[] = { { "oihw", "OIhw8i8o", ":interleave" },
+        { "oihw", "OIhw4i16o4i", ":interleave" }, { "oihw", "OIhw16o16i", ":transpose" },
+        { "oihw", "ohwi", ":transpose" } };
+    const std::vector<std::vector<dim_t>> shapes = { { 16, 16, 3, 3 }, { 17, 24, 3, 3 },
+        { 40, 72, 1, 3 }, { 33, 9, 3, 1 }, { 24, 16, 2, 2 }, { 16, 32, 5, 5 }, { 8, 8, 1, 7 } };
+    int n = 0;
+    for (const auto &t : tags)
+        for (const auto &dims : shapes)
+            for (int variant = 0; variant < 5; ++variant) {
+                jit_case_t c = jit_case_t::of(dims, relayout_f32, relayout_f32, t.stag, t.dtag);
+                switch (variant) {
+                    case 0: break;
+                    case 1: c.src_scale_mask = 1; break; // (the value path)
+                    case 2: c.beta = 0.5f; break;
+                    case 3: c.sdt = c.ddt = relayout_s32; break;
+                    default:
+                        // Odd src strides: rows of I x hw + 3 elements.
+                        c.sstrides = { dims[1] * dims[2] * dims[3] + 3, dims[2] * dims[3], dims[3],
+                            1 };
+                        break;
+                }
+                std::string impl;
+                EXPECT_TRUE(run_jit_case(c, isa, &impl, ++n)) << c.str();
+                // (Per-o scales of 8i8o: a transpose.)
+                const bool whole = dims[0] % 16 == 0 && dims[1] % 16 == 0;
+                if (whole && (variant == 0 || variant == 3)) {
+                    EXPECT_NE(impl.find(t.strategy), std::string::npos) << c.str() << " " << impl;
+                }
+            }
+    // Past the streaming threshold: the row tiles' streamed stores.
+    for (const char *dtag : { "OIhw8i8o", "OIhw16o16i" }) {
+        jit_case_t c =
+                jit_case_t::of({ 1000, 1016, 3, 3 }, relayout_f32, relayout_f32, "oihw", dtag);
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n)) << c.str();
+    }
+}
+
 // Byte-tile interleaves whose 4-lane groups are whole src lines (s8 / u8
 // oihw -> OIhw4i16o4i of 16 hw positions: 4x4, 2x8, 1x16) load each line
 // once and transpose its 128-bit lanes (jit_byte_lines); 3x3 and 5x5 keep
