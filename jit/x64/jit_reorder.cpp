@@ -480,6 +480,13 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
         prm.tile_b_max = true;
         prm.tile_plane = 128 * 512;
     }
+    // Near dst rows of large byte tiles: calls of a whole 64 x 64 plane
+    // (Intel, jit_byte_plane_calls).
+    if (jit_byte_plane_calls(isa, p)) {
+        prm.tile_b = 64;
+        prm.tile_b_max = true;
+        prm.tile_plane = 64 * 4096;
+    }
     if (far_rows && jit_far_rows_pair(isa, p)) {
         prm.tile_b = 32;
         prm.tile_plane = jit_far_rows_pair_plane();

@@ -6382,6 +6382,40 @@ bool jit_byte_rows128(cpu_isa_t isa, const plan_t &p) {
     return false;
 }
 
+// Large byte-tile transposes of src rows 1 KiB or more apart and dst
+// rows under 1 KiB apart, with at least one whole 64-lane B tile (s8 / u8
+// nchw -> nhwc of 64 to 1023 channels, 32 MiB and more: the near-dst wide
+// stage; not the 16-lane blocks of quad_bytes) take calls of 4096 A
+// positions (a whole 64 x 64 plane) instead of 512, one B tile each: each
+// src row is read in one run of up to 4 KiB, not in 8 visits 4 calls
+// apart. On the Xeon of session 15, knob off -> on, single-thread
+// (benchdnn_lite --mode=P, 6 alternated rounds, ratio of the minimum
+// times, medians; every round gained): s8 16x256x64x64 1.085x,
+// 32x256x64x64 1.10x, 32x128x64x64 1.10x, u8 32x256x56x56 1.09x,
+// 16x512x64x64 1.17x; in the caches (4x256x64x64, 8 MiB) such calls lost
+// (0.94x) and keep 512. The kernel with all its byte shuffles dropped (an
+// experiment) was no faster than the kernel: these transposes wait on
+// memory, not on port 5. Intel only until measured on AMD (whose tuning
+// gave the 512). Knob values: 1 on, 0 off, unset: by vendor.
+bool jit_byte_plane_on() {
+    static const int knob = getenv_int("RELAYOUT_JIT_BYTE_PLANE", -1); // experiment knob
+    return knob < 0 ? cpu_is_intel() : knob != 0;
+}
+
+bool jit_byte_plane_calls(cpu_isa_t isa, const plan_t &p) {
+    if (!jit_byte_plane_on() || isa != cpu_isa_t::avx512_core || !p.bit_copy
+            || data_type_size(p.sdt) != 1 || data_type_size(p.ddt) != 1 || p.s8s8_comp || p.zp_comp
+            || p.beta != 0.f || p.nodes.empty())
+        return false;
+    const node_t &inner = p.nodes.back();
+    const size_t bytes = size_t(p.nelems()) * 2;
+    if (inner.os != 1 || inner.n < 64 || inner.is < 1024 || bytes < nt_tiles_threshold_bytes)
+        return false;
+    for (const auto &nd : p.nodes)
+        if (nd.is == 1 && nd.os < 1024) return true;
+    return false;
+}
+
 // Byte, word and word pair tiles of 1- and 2-byte bit-copy transposes
 // whose dst rows are whole lines (each row one whole-line store) stream
 // from src + dst of the L3's size (32 MiB) on, instead of 1.5x that

@@ -456,6 +456,11 @@ bool jit_word_near_rows64();
 bool jit_word_aliased_dst(const plan_t &p);
 // Byte tiles of far src and dst rows take calls of 128 B lanes (two tiles).
 bool jit_byte_rows128(cpu_isa_t isa, const plan_t &p);
+// Large byte tiles of src rows 1 KiB or more apart and dst rows under
+// 1 KiB apart take calls of a whole 64 x 64 plane (Intel; knob
+// RELAYOUT_JIT_BYTE_PLANE 0 / 1: off / on on any CPU).
+bool jit_byte_plane_calls(cpu_isa_t isa, const plan_t &p);
+bool jit_byte_plane_on();
 // Interleaves of 1-byte bit copies (and AVX-512 conversions to bytes) split
 // a loop too long to bake whole (kernel_plan_params_t::split_interleaves).
 bool jit_split_interleaves(cpu_isa_t isa, const plan_t &p);

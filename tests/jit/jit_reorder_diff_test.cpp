@@ -3176,6 +3176,40 @@ TEST(jit_reorder, ByteRows128) {
     });
 }
 
+// Large byte-tile transposes of src rows 1 KiB or more apart and dst rows
+// under 1 KiB apart take calls of a whole plane, 4096 A positions and one
+// 64-lane B tile (jit_byte_plane_calls; Intel, ctest runs this test with
+// RELAYOUT_JIT_BYTE_PLANE at 0 and 1 too): 32 MiB exactly, planes of 97 x
+// 113 with 200 channels (partial last calls along A, a B tail of 8 lanes),
+// src planes padded to 26000 B with dst rows of 130 B (not whole lines).
+// Bit-exact, and the rule on AVX-512 only and only there: not below 32
+// MiB, nor for dst rows 1 KiB apart (1024 channels), nor for blocks of
+// 16 lanes (nChw16c: quad bytes).
+TEST(jit_reorder, BytePlaneCalls) {
+    const std::vector<rule_case_t> bytes = {
+        { { 16, 256, 64, 64 }, "nchw", "nhwc", {}, true },
+        { { 9, 200, 97, 113 }, "nchw", "nhwc", {}, true },
+        { { 5, 130, 150, 173 }, "", "nhwc", { 130 * 26000, 26000, 173, 1 }, true },
+        { { 4, 256, 64, 64 }, "nchw", "nhwc", {}, false },
+        { { 4, 1024, 64, 64 }, "nchw", "nhwc", {}, false },
+        { { 16, 256, 64, 64 }, "nchw", "nChw16c", {}, false },
+    };
+    run_byte_rule_cases(bytes, [](const jit_case_t &c, cpu_isa_t isa, bool z) {
+        plan_t p;
+        case_plan(c, p);
+        const bool on = z && x64::jit_byte_plane_on();
+        EXPECT_EQ(x64::jit_byte_plane_calls(isa, p), on) << c.str();
+        const x64::jit_reorder_desc_t d = desc_of(c, isa);
+        if (on) {
+            EXPECT_EQ(d.n[0], 4096) << c.str();
+            EXPECT_EQ(d.n[1], 64) << c.str();
+            EXPECT_EQ(x64::jit_wide_stage(d), 4) << c.str();
+        } else if (isa == cpu_isa_t::avx512_core) {
+            EXPECT_LT(d.n[0], 4096) << c.str();
+        }
+    });
+}
+
 // 2-byte bit copies as word tiles (AVX-512: 16 A positions x 32 B lanes,
 // partial A counts masked, B tails and padded lanes on 32-bit tiles; AVX2
 // keeps the 32-bit tiles): sizes around both tile edges, odd strides,
