@@ -36,6 +36,12 @@ const char *isa2str(cpu_isa_t isa);
 bool cpu_has(cpu_isa_t isa);
 // Whether the CPU is an Intel one (rules tuned on one vendor only).
 bool cpu_is_intel();
+// The value of a vendor-gated experiment knob: the knob's own when set
+// (>= 0; it then decides on any CPU), else `intel` on Intel CPUs and
+// `other` elsewhere (docs/ARCHITECTURE.md §11, "Vendor gates").
+inline int by_vendor(int knob, int intel, int other) {
+    return knob >= 0 ? knob : cpu_is_intel() ? intel : other;
+}
 // Whether kernels may use `isa` now (CPU support and caps).
 bool isa_allowed(cpu_isa_t isa);
 // The best ISA allowed now.

@@ -6170,7 +6170,7 @@ int jit_narrow_rows(const jit_reorder_desc_t &d) {
 // = 16 on Intel only; a positive value on any CPU.
 int jit_narrow_half(const jit_reorder_desc_t &d) {
     static const int knob = getenv_int("RELAYOUT_JIT_NARROW_HALF", -1);
-    const int want = knob < 0 ? (cpu_is_intel() ? 16 : 0) : std::min(knob, 64);
+    const int want = std::min(by_vendor(knob, 16, 0), 64);
     if (want <= 0 || d.narrow_rows != 64 || !d.nt || d.n[1] != 64 || d.n[0] % 16 != 0) return 0;
     if (d.is[1] * (int64_t)data_type_size(d.sdt) < 4096) return 0;
     int nb = want;
@@ -6399,7 +6399,7 @@ bool jit_byte_rows128(cpu_isa_t isa, const plan_t &p) {
 // gave the 512). Knob values: 1 on, 0 off, unset: by vendor.
 bool jit_byte_plane_on() {
     static const int knob = getenv_int("RELAYOUT_JIT_BYTE_PLANE", -1); // experiment knob
-    return knob < 0 ? cpu_is_intel() : knob != 0;
+    return by_vendor(knob, 1, 0) != 0;
 }
 
 bool jit_byte_plane_calls(cpu_isa_t isa, const plan_t &p) {
@@ -6562,7 +6562,7 @@ bool jit_far_rows_pair(cpu_isa_t isa, const plan_t &p) {
 // 4.13. Knob values: 1 on, 0 off, unset: by vendor (jit_far_rows_blocks_on).
 bool jit_far_rows_blocks_on() {
     static const int knob = getenv_int("RELAYOUT_JIT_FAR_BLOCKS", -1); // experiment knob
-    return knob < 0 ? !cpu_is_intel() : knob != 0;
+    return by_vendor(knob, 0, 1) != 0;
 }
 
 bool jit_far_rows_blocks(cpu_isa_t isa, const plan_t &p) {
@@ -6596,7 +6596,8 @@ constexpr int blk_lines_intel = 2;
 
 int jit_blk_lines_tiles() {
     static const int knob = getenv_int("RELAYOUT_JIT_BLK_LINES", -1); // experiment knob
-    return knob < 0 ? (cpu_is_intel() ? blk_lines_intel : 0) : knob > 1 ? knob : 0;
+    const int tiles = by_vendor(knob, blk_lines_intel, 0);
+    return tiles > 1 ? tiles : 0;
 }
 
 int jit_blk_lines(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
