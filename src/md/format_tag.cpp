@@ -1,7 +1,9 @@
 #include "md/format_tag.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <vector>
 
 namespace relayout {
 namespace impl {
@@ -11,28 +13,60 @@ namespace {
 struct tag_entry_t {
     const char *name;
     format_tag_t tag;
-    const char *canonical;
 };
 
+// Every name, tags and aliases, for str2fmt_tag.
 const tag_entry_t tag_table[] = {
-#define RELAYOUT_TAG(name, str) { #name, relayout_##name, str },
-#define RELAYOUT_TAG_ALIAS(alias, name) { #alias, relayout_##alias, nullptr },
+#define RELAYOUT_TAG(name, str) { #name, relayout_##name },
+#define RELAYOUT_TAG_ALIAS(alias, name) { #alias, relayout_##alias },
 #include "relayout/relayout_format_tags.h"
 #undef RELAYOUT_TAG
 #undef RELAYOUT_TAG_ALIAS
 };
 
+// The canonical strings in enum order: the tags are numbered from the one
+// after relayout_format_tag_any, in the order the manifest declares them.
+const char *const canonical_table[] = {
+#define RELAYOUT_TAG(name, str) str,
+#define RELAYOUT_TAG_ALIAS(alias, name)
+#include "relayout/relayout_format_tags.h"
+#undef RELAYOUT_TAG
+#undef RELAYOUT_TAG_ALIAS
+};
+constexpr int first_tag = relayout_format_tag_any + 1;
+static_assert(
+        first_tag + sizeof(canonical_table) / sizeof(*canonical_table) == relayout_format_tag_last,
+        "the manifest's tags are numbered consecutively");
+
+// tag_table sorted by name, built once (about 1100 names: a binary search
+// keeps descriptor creation by name independent of the manifest's length).
+const std::vector<const tag_entry_t *> &names_sorted() {
+    static const std::vector<const tag_entry_t *> sorted = [] {
+        std::vector<const tag_entry_t *> v;
+        for (const auto &e : tag_table)
+            v.push_back(&e);
+        std::sort(v.begin(), v.end(), [](const tag_entry_t *a, const tag_entry_t *b) {
+            return std::strcmp(a->name, b->name) < 0;
+        });
+        return v;
+    }();
+    return sorted;
+}
+
 } // namespace
 
 const char *fmt_tag2str(format_tag_t tag) {
-    for (const auto &e : tag_table)
-        if (e.tag == tag && e.canonical) return e.canonical;
-    return nullptr;
+    const int i = static_cast<int>(tag) - first_tag;
+    if (i < 0 || i >= static_cast<int>(sizeof(canonical_table) / sizeof(*canonical_table)))
+        return nullptr;
+    return canonical_table[i];
 }
 
 format_tag_t str2fmt_tag(const std::string &name) {
-    for (const auto &e : tag_table)
-        if (name == e.name) return e.tag;
+    const auto &v = names_sorted();
+    const auto it = std::lower_bound(v.begin(), v.end(), name.c_str(),
+            [](const tag_entry_t *e, const char *n) { return std::strcmp(e->name, n) < 0; });
+    if (it != v.end() && name == (*it)->name) return (*it)->tag;
     return relayout_format_tag_undef;
 }
 
