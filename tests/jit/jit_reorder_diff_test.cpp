@@ -2232,9 +2232,9 @@ TEST(jit_reorder, CopyBlocksInner) {
 // src stride 16 over a run of 16 o) read whole src blocks per call.
 // Bit-exact with padded I (the checked loops stay in the driver), odd
 // strides, 5x5; not for runs of 8 f32 (half lines), 1x1 (the o loop baked
-// anyway), a padded O (the o loop checked),
-// groups (g and the O blocks merge: o is no blocked dim's loop) nor for
-// nChw16c -> nhwc (its spatial loop is no blocked dim).
+// anyway), a padded O (the o loop checked), groups (g and the O blocks
+// merge: o is no blocked dim's loop) nor for nChw16c -> nhwc and nhwc ->
+// nChw16c (their spatial loop is no blocked dim's).
 // Knob off (ctest runs both): the loops as before.
 TEST(jit_reorder, CopyRunLoop) {
     const cpu_isa_t isa = cpu_isa_t::avx512_core;
@@ -2271,6 +2271,9 @@ TEST(jit_reorder, CopyRunLoop) {
                 none, "[16 16 73728 d0*16]", "[16 259 16 d1]" },
         { { 512, 512, 3, 3 }, "cdba", "ABcd8b8a", none, none, nullptr, "[8 512 8 d1]" },
         { { 16, 1024, 16, 16 }, "aBcd16b", "acdb", none, none, nullptr, "[64 4096 16 d1*16]" },
+        // nhwc -> nChw16c: the C blocks continue the run, the spatial loop
+        // inside them is no blocked dim's.
+        { { 16, 256, 64, 64 }, "acdb", "aBcd16b", none, none, nullptr, "[2048 256 16]" },
     };
     for (const auto &r : rows) {
         jit_case_t c = jit_case_t::of(r.dims, relayout_f32, relayout_f32, r.stag, r.dtag);
