@@ -507,6 +507,7 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     const bool zmm_dword_copy = isa == cpu_isa_t::avx512_core && p.bit_copy
                                 && data_type_size(p.sdt) == 4 && data_type_size(p.ddt) == 4;
     prm.a_run_loop = zmm_dword_copy && jit_a_run_loop();
+    prm.copy_run_loop = zmm_dword_copy && jit_copy_run_loop();
     // A block of it when too long (B of at most two tiles: the flattened
     // tiles take it, jit_flat_a_tiles; not the far-row blocks' 128 lanes).
     // AVX2 f32 bit copies the split alone, for far B rows (B = 16: the

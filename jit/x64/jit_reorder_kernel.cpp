@@ -5644,6 +5644,15 @@ bool jit_a_run_loop() {
     return on;
 }
 
+// OIhw16o16i -> ohwi 3x3 (a copy of 16 f32 per position): the baked hw and
+// I loops read a line of each of 576 src blocks 9 KiB apart per call, the
+// next call (o) the next line of each; with the o loop baked innermost a
+// call reads 64 whole blocks (kernel_plan_params_t::copy_run_loop).
+bool jit_copy_run_loop() {
+    static const bool on = getenv_int("RELAYOUT_JIT_COPY_RUN_LOOP", 1) != 0; // experiment knob
+    return on;
+}
+
 // oihw -> hwio 3x3 (A = 9 hw, B = o rows 36 KiB apart, 1024 i of src
 // stride 9): the i loop was left to the driver, outside the o blocks, and
 // each call (9 x 32) read 36 bytes of 32 rows and wrote 9 pairs of lines

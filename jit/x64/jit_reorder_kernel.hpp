@@ -363,6 +363,8 @@ bool jit_packed_rows(const jit_reorder_desc_t &d);
 // kernel_plan_params_t::a_run_loop (see kernel_plan_create). Knob
 // RELAYOUT_JIT_A_RUN_LOOP=0: off.
 bool jit_a_run_loop();
+// kernel_plan_params_t::copy_run_loop. Knob RELAYOUT_JIT_COPY_RUN_LOOP=0: off.
+bool jit_copy_run_loop();
 // ... and a block of it when too long (kernel_plan_params_t::a_run_split;
 // knob RELAYOUT_JIT_A_RUN_SPLIT=0: off).
 bool jit_a_run_split();

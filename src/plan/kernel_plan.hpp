@@ -67,6 +67,7 @@ struct kernel_plan_params_t {
     int max_loops = 3;           // baked loops
     dim_t min_driver = 16;       // iterations the driver keeps for threading
     bool a_run_loop = false;     // transposes: the loop continuing A's src run baked innermost
+    bool copy_run_loop = false;  // copies: the same for the copy's run (see kernel_plan_create)
     bool a_run_split = false;    // ... too long to bake whole: a block of it
     bool a_blocks_inner = false; // tiles: the driver's A blocks innermost (see kernel_plan_create)
     bool copy_blocks_inner = false;  // copies: the same for the run's blocks

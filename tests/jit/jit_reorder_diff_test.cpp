@@ -2181,17 +2181,20 @@ TEST(jit_reorder, CopyBlocksInner) {
         case_kplan(k, isa, kplan);
         return kplan.find(" d0*16", kplan.rfind('[')) != std::string::npos;
     };
+    // (f32: with the copy's run loop baked, the O blocks are the
+    // innermost baked loop instead, see CopyRunLoop.)
+    const bool f32_inner = !x64::jit_copy_run_loop();
     jit_case_t c =
             jit_case_t::of({ 256, 512, 3, 3 }, relayout_f32, relayout_f32, "hwio", "OIhw16i16o");
     for (const auto &dims : { std::vector<dim_t>{ 256, 512, 3, 3 }, { 1024, 200, 3, 3 },
                  { 1024, 200, 3, 3 }, { 1024, 1024, 3, 3 } }) {
         c.dims = dims;
-        EXPECT_TRUE(inner(c)) << c.str();
+        EXPECT_EQ(inner(c), f32_inner) << c.str();
         EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
     }
     c.dims = { 256, 512, 3, 3 };
     c.sstrides = { 1, 259, 512 * 259 + 5, 3 * (512 * 259 + 5) };
-    EXPECT_TRUE(inner(c)) << c.str();
+    EXPECT_EQ(inner(c), f32_inner) << c.str();
     EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
     c.sstrides.clear();
     for (const auto &dims : { std::vector<dim_t>{ 32, 512, 3, 3 }, { 64, 256, 1, 1 } }) {
@@ -2220,6 +2223,73 @@ TEST(jit_reorder, CopyBlocksInner) {
             EXPECT_NE(kplan.find(" d1*16", last), std::string::npos) << k.str() << ": " << kplan;
             EXPECT_TRUE(run_jit_case(k, isa)) << k.str();
         }
+}
+
+// AVX-512 f32 bit copies whose run continues along the loop of a blocked
+// dim with dst rows a page or more apart bake that loop innermost
+// (kernel_plan_params_t::copy_run_loop): OIhw16o16i -> ohwi (the o loop,
+// src stride 16 over a run of 16 i) and hwio -> OIhw16i16o (the O blocks,
+// src stride 16 over a run of 16 o) read whole src blocks per call.
+// Bit-exact with padded I (the checked loops stay in the driver), odd
+// strides, 5x5; not for runs of 8 f32 (half lines), 1x1 (the o loop baked
+// anyway), a padded O (the o loop checked), groups (g and the O blocks
+// merge: o is no blocked dim's loop) nor for nChw16c -> nhwc and nhwc ->
+// nChw16c (their spatial loop is no blocked dim's).
+// Knob off (ctest runs both): the loops as before.
+TEST(jit_reorder, CopyRunLoop) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    const bool on = x64::jit_copy_run_loop();
+    struct row_t {
+        std::vector<dim_t> dims;
+        const char *stag, *dtag;
+        std::vector<dim_t> sstrides, dstrides;
+        const char *loop; // the innermost baked loop when on (null: unchanged)
+        const char *off;  // ... when off (null: none baked)
+    };
+    const std::vector<dim_t> none;
+    const row_t rows[] = {
+        { { 1024, 768, 3, 3 }, "ABcd16a16b", "acdb", none, none, "[16 16 6912 d0]",
+                "[48 2304 16 d1*16]" },
+        { { 1024, 1000, 3, 3 }, "ABcd16a16b", "acdb", none, none, "[16 16 9000 d0]", nullptr },
+        { { 1000, 768, 3, 3 }, "ABcd16a16b", "acdb", none, none, nullptr, "[48 2304 16 d1*16]" },
+        { { 256, 512, 3, 3 }, "ABcd16a16b", "acdb", none, { 512 * 9 + 4112, 1, 3 * 512, 512 },
+                "[16 16 8720 d0]", "[32 2304 16 d1*16]" },
+        // Groups: g and the O blocks merge, the o loop is d1's only node.
+        { { 4, 256, 256, 3, 3 }, "aBCde16b16c", "abdec", none, none, nullptr,
+                "[16 2304 16 d2*16]" },
+        { { 512, 512, 5, 5 }, "ABcd16a16b", "acdb", none, none, "[16 16 12800 d0]",
+                "[32 6400 16 d1*16]" },
+        // 1x1: the o loop is baked anyway (outside the I blocks).
+        { { 1024, 1024, 1, 1 }, "ABcd16a16b", "acdb", none, none, nullptr, "[64 256 16 d1*16]" },
+        // Runs of 8 f32: each dst line would be stored in halves far apart.
+        { { 512, 512, 3, 3 }, "ABcd8a8b", "acdb", none, none, nullptr, "[64 576 8 d1*8]" },
+        { { 256, 512, 3, 3 }, "cdba", "ABcd16b16a", none, none, "[16 16 73728 d0*16]",
+                "[16 256 16 d1]" },
+        { { 1024, 200, 3, 3 }, "cdba", "ABcd16b16a", none, none, "[64 16 29952 d0*16]", nullptr },
+        { { 256, 512, 3, 3 }, "cdba", "ABcd16b16a", { 1, 259, 512 * 259 + 5, 3 * (512 * 259 + 5) },
+                none, "[16 16 73728 d0*16]", "[16 259 16 d1]" },
+        { { 512, 512, 3, 3 }, "cdba", "ABcd8b8a", none, none, nullptr, "[8 512 8 d1]" },
+        { { 16, 1024, 16, 16 }, "aBcd16b", "acdb", none, none, nullptr, "[64 4096 16 d1*16]" },
+        // nhwc -> nChw16c: the C blocks continue the run, the spatial loop
+        // inside them is no blocked dim's.
+        { { 16, 256, 64, 64 }, "acdb", "aBcd16b", none, none, nullptr, "[2048 256 16]" },
+    };
+    for (const auto &r : rows) {
+        jit_case_t c = jit_case_t::of(r.dims, relayout_f32, relayout_f32, r.stag, r.dtag);
+        c.sstrides = r.sstrides;
+        c.dstrides = r.dstrides;
+        std::string kplan;
+        case_kplan(c, isa, kplan);
+        const size_t end = kplan.find(" driver:");
+        const size_t last = kplan.rfind('[', end);
+        const std::string baked = last > kplan.find("loops:") && last != std::string::npos
+                                          ? kplan.substr(last, end - last)
+                                          : std::string();
+        const char *want = on && r.loop ? r.loop : r.off;
+        EXPECT_EQ(baked, want ? want : "") << c.str() << ": " << kplan;
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
 }
 
 // Tiles of fewer than 1024 elements per call (oihw <-> OIhw8i8o 3x3: 8 o x
