@@ -639,6 +639,7 @@ private:
     std::array<int, 16> transpose_tile_pool(std::deque<int> &pool);
     void gen_b_outer_pair(int64_t osA, const std::function<int64_t(int)> &row_disp);
     void gen_blk_lines(int TA, int64_t osA);
+    void gen_ymm_blk_lines(int64_t osA);
     void f32_pair_tile(int h, const std::function<int64_t(int)> &row_disp, bool transpose = true);
     int f32_pair_lanes(int a) const;
     void f32_pair_cached(int64_t osA, const std::function<int64_t(int)> &row_disp);
@@ -3416,6 +3417,26 @@ void reorder_gen_t::gen_transpose() {
         jmp(lb, T_NEAR);
         L(lno);
     };
+    // One-block src 8x16 tiles (AVX2 nChw16c -> nchw): ymm_blk_lines of
+    // them per dst row visit where the B step has them all. An A of 16
+    // (two A tiles) takes both in the first A tile's visit, while the
+    // block is in L1, and the second A tile skips those B steps.
+    if (d_.ymm_blk_lines) {
+        const int TV = (int)d_.n[0]; // (8 or 16 rows per visit)
+        Label lno, lskip;
+        jump_if_past(r15, 16 * d_.ymm_blk_lines, s_v0 + 8, lno);
+        cmp(qword[rsp + s_v0], TV);
+        jl(lno, T_NEAR);
+        if (TV > T) {
+            test(al, T);
+            jnz(lskip, T_NEAR);
+        }
+        gen_ymm_blk_lines(osA);
+        L(lskip);
+        add(r15, 16 * d_.ymm_blk_lines);
+        jmp(lb, T_NEAR);
+        L(lno);
+    }
     // 8x8 tiles: each dst row one whole line.
     if (d_.ymm_b16) tile_pair([&] { gen_ymm_b16_tile(osA, ssA, dsA); });
     if (d_.pad_b && !z_) {
@@ -4056,6 +4077,44 @@ void reorder_gen_t::gen_blk_lines(int TA, int64_t osA) {
                 stream ? vmovntps(to, v) : vmovups(to, v);
             }
     });
+}
+
+// desc.ymm_blk_lines (jit_ymm_blk_lines): K = ymm_blk_lines 8x16 tiles
+// (2K 8x8 transposes, h = 0 .. 2K-1) of 8 dst rows, the rows of
+// transpose h at rcx + 8 h isB (K contiguous blocks), its dst half lines
+// at rdx + a * osA + 32 h. Transposes 0 .. 2K-2 leave their rows in the
+// stack (row a of transpose h at buf_stage + (a (2K-1) + h) 32); after
+// the last one each dst row a takes its 2K halves in order. An A of 16
+// (nChw16c) does this for both A tiles (the second one's src 32 bytes on,
+// its dst rows 8 rows on).
+void reorder_gen_t::gen_ymm_blk_lines(int64_t osA) {
+    const int H = 2 * d_.ymm_blk_lines;
+    const int64_t isB = d_.is[1] * ssz_;
+    auto staged = [&](int a, int h) { return ptr[rsp + buf_stage + (a * (H - 1) + h) * 32]; };
+    for (int at = 0; at < d_.n[0] / 8; ++at) {
+        const int64_t src = at * 8 * ssz_, dst = at * 8 * osA;
+        for (int h = 0; h < H; ++h) {
+            for (int b = 0; b < 8; ++b)
+                load_lanes(b, ptr[rcx + src + (8 * h + b) * isB], nullptr, d_.sdt);
+            transpose_tile();
+            if (h + 1 < H)
+                for (int a = 0; a < 8; ++a)
+                    vmovaps(staged(a, h), Ymm(a));
+        }
+        stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
+            int t = 0; // (ymm 8 .. 15: free after the transpose)
+            for (int a = 0; a < 8; ++a)
+                for (int h = 0; h < H; ++h) {
+                    Ymm v(a);
+                    if (h + 1 < H) {
+                        v = Ymm(8 + t++ % 8);
+                        vmovaps(v, staged(a, h));
+                    }
+                    const Address to = ptr[rdx + dst + a * osA + 32 * h];
+                    stream ? vmovntps(to, v) : vmovups(to, v);
+                }
+        });
+    }
 }
 
 // The 16x16 tile transpose of transpose_tile_body (zmm r = src row r in,
@@ -4846,6 +4905,7 @@ void reorder_gen_t::generate() {
         frame = std::max(frame, buf_stage + 17 * 64); // 16 rows, the last one's dead lanes
     // The block lines' staged rows.
     if (d_.blk_lines) frame = std::max(frame, buf_stage + 64 * (int)d_.n[0] * (d_.blk_lines - 1));
+    if (d_.ymm_blk_lines) frame = std::max(frame, buf_stage + 8 * 32 * (2 * d_.ymm_blk_lines - 1));
     preamble(frame);
     mov(r8, ptr[rdi + offsetof(jit_call_args_t, src)]);
     mov(r9, ptr[rdi + offsetof(jit_call_args_t, dst)]);
@@ -6600,10 +6660,15 @@ int jit_blk_lines_tiles() {
     return tiles > 1 ? tiles : 0;
 }
 
-int jit_blk_lines(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
-    const int K = jit_blk_lines_tiles();
-    if (!K || d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose)
-        return 0;
+namespace {
+
+// The block lines' shape (jit_blk_lines, jit_ymm_blk_lines): streamed f32
+// bit-copy transposes of one A tile of 16 or 8 channels, each B tile's
+// src one contiguous block, the dst rows whole lines apart, no padding,
+// no other tile variant. The B tiles per visit: K, or 2K for 8 channels
+// (half the bytes per tile); 0 where the shape does not apply.
+int blk_lines_of(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp, int K) {
+    if (!K || d.strategy != kernel_strategy_t::transpose) return 0;
     if (!d.nt || !d.bit_copy || d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return 0;
     if (data_type_size(p.sdt) != 4 || data_type_size(p.ddt) != 4 || p.ndims < 3) return 0;
     if (d.byte_tile || d.word_tile || d.word_pair || d.b_outer || d.f32_lines || d.few_b || d.pad_b
@@ -6614,11 +6679,43 @@ int jit_blk_lines(const jit_reorder_desc_t &d, const plan_t &p, const kernel_pla
     if (A.dim != 1 || (A.n != 16 && A.n != 8) || A.total != A.n || A.is != 1 || B.is != A.n
             || B.os != 1)
         return 0;
-    const int tiles = A.n == 8 ? 2 * K : K; // (8-row tiles: lines of 8 dst rows each)
-    if (A.os * 4 % 64 != 0 || B.n < 16 * tiles) return 0;
+    const int tiles = A.n == 8 ? 2 * K : K;
+    if (A.os * 4 % 64 != 0 || B.n < 16 * tiles || !fits32(16 * tiles * B.is * 4)) return 0;
     for (int i = 0; i < p.ndims; ++i)
         if (p.check[i]) return 0;
     return tiles;
+}
+
+} // namespace
+
+int jit_blk_lines(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
+    return d.isa == cpu_isa_t::avx512_core ? blk_lines_of(d, p, kp, jit_blk_lines_tiles()) : 0;
+}
+
+// The block lines on the AVX2 8x16 tiles (ymm_b16 streamed, f32
+// nChw16c / nChw8c -> nchw): each tile wrote one line to each of its 8
+// dst rows, c planes apart; K tiles per visit (2K for nChw8c) write K
+// adjacent lines to each row, the first 2K - 1 transposes' rows waiting
+// in the stack. nChw16c's two A tiles go in one visit (the src block,
+// read in halves by the A tiles, once while in L1). Xeon, 16x256x64x64,
+// single-thread, % of a streaming copy (thread CPU time, medians of 30,
+// 3 interleaved rounds, load 9-10), knob 0 / 2 / 4: nChw16c 85-87 / 98-102
+// / 92-94 (A tiles in separate visits, K = 2: 90-94), nChw8c (2K tiles)
+// 96-98 / 102-106 (K = 1: 94-97). Not measured on AMD: Intel only as the
+// AVX-512 block lines (cpu_is_intel); knob values 0 (off) and K > 1 force
+// it on any CPU.
+constexpr int ymm_blk_lines_intel = 2;
+
+int jit_ymm_blk_lines_tiles() {
+    static const int knob = getenv_int("RELAYOUT_JIT_YMM_BLK_LINES", -1); // experiment knob
+    const int tiles = by_vendor(knob, ymm_blk_lines_intel, 0);
+    return tiles > 1 ? tiles : 0;
+}
+
+int jit_ymm_blk_lines(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
+    if (d.isa != cpu_isa_t::avx2 || !d.ymm_b16 || d.ymm_b16_pf || d.ymm_small || d.ymm_narrow)
+        return 0;
+    return blk_lines_of(d, p, kp, jit_ymm_blk_lines_tiles());
 }
 
 // ab -> ba 8192^2 at 2 threads (wall clock against a copy on both cores,
@@ -6849,6 +6946,7 @@ void jit_reorder_desc_init(
                 && !jit_bf16_int_near_rows(d);
     d.packed_rows = jit_packed_rows(d);
     d.blk_lines = jit_blk_lines(d, p, kp);
+    d.ymm_blk_lines = jit_ymm_blk_lines(d, p, kp);
 }
 
 status_t jit_reorder_desc_check(const jit_reorder_desc_t &d) {

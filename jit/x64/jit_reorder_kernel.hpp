@@ -129,6 +129,11 @@ struct jit_reorder_desc_t {
     // each row then stored as that many adjacent whole lines back to back
     // (0: none). See jit_blk_lines.
     int blk_lines;
+    // The same on the AVX2 8x16 tiles (ymm_b16: nChw16c / nChw8c -> nchw):
+    // 8x16 tiles per visit of the A tile's 8 dst rows, each row then
+    // stored as that many adjacent whole lines (0: none). See
+    // jit_ymm_blk_lines.
+    int ymm_blk_lines;
     // Far B src rows of large 4-byte bit copies, B = 32 per call (see
     // jit_far_rows_pair): the byte distance of the L2 prefetch of each
     // full tile's src rows along A (0: none).
@@ -528,6 +533,15 @@ int jit_blk_lines(const jit_reorder_desc_t &d, const plan_t &p, const kernel_pla
 // (measured there), 0 elsewhere; knob RELAYOUT_JIT_BLK_LINES, when set,
 // decides on any CPU (0 or 1: off, K > 1: K tiles).
 int jit_blk_lines_tiles();
+// desc.ymm_blk_lines: the block lines on the AVX2 8x16 tiles (streamed f32
+// bit copies nChw16c / nChw8c -> nchw: A the channel dim, 8 or 16 lanes,
+// each 8x16 tile's src one contiguous block, dst rows whole lines apart):
+// 8x16 tiles per visit of the A tile's 8 dst rows (0: none).
+int jit_ymm_blk_lines(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp);
+// ... the tiles per visit where the rule applies: on Intel CPUs only
+// (measured there), 0 elsewhere; knob RELAYOUT_JIT_YMM_BLK_LINES, when
+// set, decides on any CPU (0 or 1: off, K > 1: K tiles).
+int jit_ymm_blk_lines_tiles();
 // ... and the transpose plane (elements per call, kernel_plan_params_t::
 // tile_plane) of those pairs: 64 Ki, A of 2048 positions per call (the
 // others: 32 Ki). Knob RELAYOUT_JIT_FAR_PLANE (elements).

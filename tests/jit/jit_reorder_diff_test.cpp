@@ -3550,16 +3550,18 @@ TEST(jit_reorder, NearSrcRowsBOuterPairs) {
 }
 
 // Large f32 nChw16c and nChw8c -> nchw (streamed): several B tiles per
-// dst row visit (jit_blk_lines; ctest runs this at knob values 0 and 2
-// too: jit_blk_lines_tiles): whole planes (64 x 64), planes whose calls end in
-// fewer tiles than a visit takes (48 x 65: 3120 positions), a second
-// image 3 elements off a line (its calls cached, the first image's
-// streamed); not where the dst rows are not whole lines apart (63 x 65),
-// the channels are padded (250: the last block's check), nor for a blocked dim other
-// than the channels (Abcd16a), nor on AVX2; a src scale takes the value
-// tiles. Bit-exact. (The tiles read only whole tiles of the call: no
-// address past the values.)
-TEST(jit_reorder, BlockLines) {
+// dst row visit on `isa` (AVX-512: jit_blk_lines, AVX2 8x16 tiles:
+// jit_ymm_blk_lines; each the other's field 0): whole planes (64 x 64),
+// planes whose calls end in fewer tiles than a visit takes (48 x 65:
+// 3120 positions), a second image 3 elements off a line (its calls
+// cached, the first image's streamed); not where the dst rows are not
+// whole lines apart (63 x 65), the channels are padded (250: the last
+// block's check), nor for a blocked dim other than the channels
+// (Abcd16a); a src scale takes the value tiles. Bit-exact. (The tiles
+// read only whole tiles of the call: no address past the values.)
+// Returns the number of cases run (0: the ISA is not available).
+int block_lines_cases(cpu_isa_t isa) {
+    if (!x64::isa_allowed(isa)) return 0;
     struct blk_case_t {
         std::vector<dim_t> dims;
         bool rule;
@@ -3575,30 +3577,39 @@ TEST(jit_reorder, BlockLines) {
         { { 8, 250, 64, 64 }, false },
         { { 256, 16, 64, 64 }, false, "Abcd16a" },
         { { 8, 256, 63, 65 }, false, "nChw16c", 0 },
-        { { 16, 256, 64, 64 }, true, "nChw8c" }, // half-A tiles (8 rows)
+        { { 16, 256, 64, 64 }, true, "nChw8c" }, // (8-row tiles)
         { { 8, 256, 48, 65 }, true, "nChw8c" },
         { { 4, 768, 64, 64 }, true, "nChw8c", -1, true },
+        { { 8, 256, 63, 65 }, false, "nChw8c" },
     };
-    int n = 0;
-    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
-        if (!x64::isa_allowed(isa)) continue;
-        for (const blk_case_t &bc : cases) {
-            jit_case_t c = jit_case_t::of(bc.dims, relayout_f32, relayout_f32, bc.stag, "nchw");
-            c.src_scale_mask = bc.mask;
-            if (bc.offset) { // the second image's dst 3 elements off a line
-                const dim_t C = bc.dims[1], H = bc.dims[2], W = bc.dims[3];
-                c.dstrides = { C * H * W + 3, H * W, W, 1 };
-            }
-            EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
-            if (bc.mask < 0) { // (desc_of plans without the attributes)
-                const bool on = bc.rule && isa == cpu_isa_t::avx512_core;
-                const int K = x64::jit_blk_lines_tiles() * (std::strcmp(bc.stag, "nChw8c") ? 1 : 2);
-                EXPECT_EQ(desc_of(c, isa).blk_lines, on ? K : 0) << c.str();
-            }
-            ++n;
+    const bool zmm = isa == cpu_isa_t::avx512_core;
+    const int K = zmm ? x64::jit_blk_lines_tiles() : x64::jit_ymm_blk_lines_tiles();
+    for (const blk_case_t &bc : cases) {
+        jit_case_t c = jit_case_t::of(bc.dims, relayout_f32, relayout_f32, bc.stag, "nchw");
+        c.src_scale_mask = bc.mask;
+        if (bc.offset) { // the second image's dst 3 elements off a line
+            const dim_t C = bc.dims[1], H = bc.dims[2], W = bc.dims[3];
+            c.dstrides = { C * H * W + 3, H * W, W, 1 };
+        }
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+        if (bc.mask < 0) { // (desc_of plans without the attributes)
+            const int tiles = bc.rule ? K * (std::strcmp(bc.stag, "nChw8c") ? 1 : 2) : 0;
+            const x64::jit_reorder_desc_t d = desc_of(c, isa);
+            EXPECT_EQ(d.blk_lines, zmm ? tiles : 0) << c.str();
+            EXPECT_EQ(d.ymm_blk_lines, zmm ? 0 : tiles) << c.str();
         }
     }
-    if (n == 0) GTEST_SKIP() << "no AVX2";
+    return (int)cases.size();
+}
+
+// ctest runs these at knob values 0, 2 and 3 too (jit_blk_lines_tiles,
+// jit_ymm_blk_lines_tiles).
+TEST(jit_reorder, BlockLines) {
+    if (block_lines_cases(cpu_isa_t::avx512_core) == 0) GTEST_SKIP() << "no AVX-512";
+}
+
+TEST(jit_reorder, YmmBlockLines) {
+    if (block_lines_cases(cpu_isa_t::avx2) == 0) GTEST_SKIP() << "no AVX2";
 }
 
 // Interleaves whose call covers a row of 64 lanes (4i16o4i: 16 o x 4 i) on
