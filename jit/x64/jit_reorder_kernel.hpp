@@ -180,6 +180,11 @@ struct jit_reorder_desc_t {
     // 16 of 9 lanes, and no dst stage). The number of flattened positions
     // (0: none). See jit_flat_b_tiles.
     dim_t flat_b;
+    // AVX2 8-row short-B tiles whose dst rows continue over two baked
+    // loops (OIhw8i8o -> oihw 3x3: 9 hw x 8 i x the I blocks): the
+    // flattened positions per step of the outer one (whole lines of every
+    // dst row; 0: none). See jit_ymm_flat_steps.
+    dim_t ymm_flat_step;
     // The flattened tiles (flat_a, flat_b; AVX-512) load their
     // 16 x 16 tiles as 128-bit quads: each src row's four quads go to
     // lane b / 4 of four registers (masked broadcasts), so the transpose
@@ -350,6 +355,13 @@ dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d);
 // positions: up to 32 tiles unrolled, more in a loop (7x7, 5x5x5; AVX2
 // too unless RELAYOUT_JIT_AVX2_FLAT_LOOP=0).
 dim_t jit_flat_b_tiles(const jit_reorder_desc_t &d);
+// desc.ymm_flat_step: AVX2 f32 bit-copy transposes of 8 A rows (one ymm
+// tile) whose B (short: 3x3 hw) continues in the dst over the two
+// innermost baked loops (i, then the I blocks): each dst row of a call
+// is one run, taken as 8x16 tile pairs (whole lines, streamed when
+// large), the positions of `step` iterations of the outer loop unrolled
+// with their src rows at constant offsets (0: none).
+dim_t jit_ymm_flat_steps(const jit_reorder_desc_t &d);
 
 // desc.quad_ld: the AVX-512 flattened short-A and short-B tiles of
 // transposes and the flattened interleave lanes (jit_flat_b_lanes). Knobs

@@ -4535,6 +4535,45 @@ TEST(jit_reorder, ShiftedLastBTileYmm) {
     EXPECT_FALSE(x64::jit_ymm_shift_b(d)) << c.str();
 }
 
+// AVX2 OIhw8i8o -> oihw whose dst rows continue over the i and I block
+// loops (jit_ymm_flat_steps): 8x16 tile pairs over G I blocks per step
+// (3x3: 2 blocks, 144 positions; 5x5: 400; 2x5: one block, 80), cached
+// and streamed (1024^2), O padded (the last block's calls: the generic
+// tiles), dst rows 5 elements off (o stride 9 I + 5: cached); not where
+// the I blocks per call are odd (17, 5) or B is whole tiles (4x4).
+// Bit-exact. (Whole calls only: the tiles read only the call's
+// src positions.)
+TEST(jit_reorder, YmmFlatSteps) {
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
+    struct step_case_t {
+        std::vector<dim_t> dims;
+        dim_t step;
+        bool offset = false;
+    };
+    const step_case_t cases[] = {
+        { { 24, 48, 3, 3 }, 144 }, // (the O blocks baked too)
+        { { 512, 512, 3, 3 }, 144 },
+        { { 1024, 1024, 3, 3 }, 144 },
+        { { 20, 48, 3, 3 }, 144 },
+        { { 20, 48, 3, 3 }, 144, true },
+        { { 256, 512, 5, 5 }, 400 },
+        { { 256, 512, 2, 5 }, 80 },
+        { { 512, 136, 3, 3 }, 0 },
+        { { 20, 40, 3, 3 }, 0 },
+        { { 32, 64, 4, 4 }, 0 },
+    };
+    for (const step_case_t &sc : cases) {
+        jit_case_t c = jit_case_t::of(sc.dims, relayout_f32, relayout_f32, "OIhw8i8o", "oihw");
+        if (sc.offset) { // each o row 5 elements off a line
+            const dim_t I = sc.dims[1], H = sc.dims[2], W = sc.dims[3];
+            c.dstrides = { I * H * W + 5, H * W, W, 1 };
+        }
+        EXPECT_EQ(desc_of(c, isa).ymm_flat_step, sc.step) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
+}
+
 // AVX2 transposes of short calls (oihw <-> OIhw8i8o 3x3: 8 o x 8 i x 9 hw
 // = 576 elements) bake a block of the next loop as copies do
 // (kernel_plan_params_t::short_tiles_split): the I blocks, 32 of 128 per
