@@ -661,6 +661,7 @@ private:
     void gen_flat_b_loop(bool nt);
     void gen_ymm_flat_b_loop(bool nt);
     void gen_ymm_flat_steps();
+    void gen_ymm_packed_rows();
     void flat_b_tile_loop(const std::function<void()> &tile);
     // Quad-placing loads of full 16 x 16 tiles (d_.quad_ld).
     void quad_tile_masks();
@@ -4714,6 +4715,38 @@ void reorder_gen_t::gen_ymm_flat_steps() {
     jnz(lp, T_NEAR);
 }
 
+// The prefetch distance of the AVX2 packed rows' src lines (see
+// jit_ymm_packed_rows).
+constexpr int ymm_packed_pf = 128;
+
+// AVX2 packed rows (d_.ymm_packed, see jit_ymm_packed_rows): per A tile
+// (8 rows, src 32 bytes on per tile) the full 8x8 tile of B 0 .. 7 and the
+// one of B n[1] - 8 .. n[1] - 1 store their rows to the stack at the rows'
+// dst offsets (row a at a n[1] elements: the overlap stored twice, the
+// same values), then the call's 16 n[1] elements go to the dst as whole
+// lines (streamed when the call is aligned).
+void reorder_gen_t::gen_ymm_packed_rows() {
+    tb_ = W_;
+    const int64_t n1 = d_.n[1], isB = d_.is[1] * ssz_;
+    for (int b = 0; b < n1; ++b) // (the src lines of the call after next: 2 o on)
+        prefetcht1(ptr[r8 + b * isB + ymm_packed_pf]);
+    for (int at = 0; at < 2; ++at)
+        for (int64_t b0 : { int64_t(0), n1 - 8 }) {
+            for (int b = 0; b < 8; ++b)
+                vmovups(Ymm(b), ptr[r8 + (b0 + b) * isB + at * 32]);
+            transpose_tile();
+            for (int a = 0; a < 8; ++a)
+                vmovups(ptr[rsp + buf_stage + ((8 * at + a) * n1 + b0) * 4], Ymm(a));
+        }
+    stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
+        for (int q = 0; q < 2 * n1; ++q) {
+            const Ymm v(q % 8);
+            vmovups(v, ptr[rsp + buf_stage + 32 * q]);
+            stream ? vmovntps(ptr[r9 + 32 * q], v) : vmovups(ptr[r9 + 32 * q], v);
+        }
+    });
+}
+
 // Quad-placing loads (d_.quad_ld): zmm 4 aq + bl receives, in 128-bit
 // lane bq, quad aq (elements 4 aq .. 4 aq + 3) of src row b = 4 bq + bl,
 // by broadcasts of the quad into the lanes of opmask k(4 + bq) (lane 0:
@@ -4930,6 +4963,7 @@ void reorder_gen_t::generate() {
                                            : stack_bytes;
     if (wide_) // the wide src stage
         frame = std::max(frame, buf_stage + 64 * 64 * wide_ * (d_.byte_pair ? 2 : 1));
+    if (d_.ymm_packed) frame = std::max(frame, buf_stage + 16 * 16 * 4); // the call's rows
     if ((d_.flat_a || d_.flat_b || d_.ymm_flat_step) && !z_) // the AVX2 flattened 8x16 pairs
         frame = std::max(frame, buf_stage + 8 * 32);
     if (d_.flat_bytes)
@@ -5015,6 +5049,7 @@ void reorder_gen_t::generate() {
     whole_calls(d_.flat_b != 0, d_.nloops - (d_.in_n > 1 ? 0 : 1), [&] { gen_transpose_flat_b(); });
     whole_calls(d_.flat_bytes != 0, d_.nloops - 1, [&] { gen_flat_bytes(); });
     whole_calls(d_.ymm_flat_step != 0, d_.nloops - 2, [&] { gen_ymm_flat_steps(); });
+    whole_calls(d_.ymm_packed, d_.nloops, [&] { gen_ymm_packed_rows(); });
     whole_calls(d_.flat_pairs != 0, d_.nloops - 1, [&] { gen_flat_pairs(); });
     if (d_.short_copy)
         short_copy_calls(
@@ -5828,6 +5863,29 @@ bool jit_packed_rows(const jit_reorder_desc_t &d) {
     // ownership. B of 8 runs on the 8x8 ymm tiles, whose adjacent rows are
     // whole streamed lines already.)
     return d.nt && d.n[0] >= 16 && d.n[1] > 8 && d.n[1] < 16 && d.os[0] == d.n[1] && d.os[1] == 1;
+}
+
+// OIhw16o16i -> oihw 3x3 on AVX2: the two A tiles' full and shifted 8x8
+// tiles stored 32 rows of 8 f32, cached, for the call's 144 dense dst
+// elements (every line read for ownership); packed through the stack they
+// are 9 whole lines, streamed. A call (one o) reads one line per KiB of
+// src, the calls of the next o the lines after them: each line read is
+// prefetched 2 lines (o) on into L2 (ymm_packed_pf; 1, 3 and 16 lines
+// on were slower). Xeon, 1024x1024x3x3, single-thread, % of a streaming
+// copy (thread CPU time, medians of 20, interleaved rounds): 38-40 ->
+// packed 45-46 -> with the prefetch 56-60. Knob RELAYOUT_JIT_YMM_PACKED=0:
+// off.
+bool jit_ymm_packed_rows(const jit_reorder_desc_t &d, bool nt) {
+    static const bool on = getenv_int("RELAYOUT_JIT_YMM_PACKED", 1) != 0; // experiment knob
+    if (!on || !nt || d.isa != cpu_isa_t::avx2 || d.strategy != kernel_strategy_t::transpose)
+        return false;
+    if (!d.bit_copy || d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return false;
+    if (data_type_size(d.sdt) != 4 || data_type_size(d.ddt) != 4) return false;
+    if (d.flat_a || d.flat_b || d.dst_stage_row || d.f32_lines || d.few_b || d.b_outer
+            || d.ymm_flat_step || d.ymm_b16)
+        return false;
+    return d.n[0] == 16 && d.is[0] == 1 && d.n[1] > 8 && d.n[1] < 16 && d.os[0] == d.n[1]
+           && d.os[1] == 1 && fits32(d.n[1] * d.is[1] * 4);
 }
 
 // An sfence at the end of each call waits for the call's streaming stores
@@ -7012,6 +7070,8 @@ void jit_reorder_desc_init(
                && loops_step_lines();
     d.ymm_narrow = jit_ymm_narrow_rows(d, isa);
     if (d.ymm_narrow) d.nt = nt_lines && loops_step_lines();
+    d.ymm_packed = jit_ymm_packed_rows(d, nt_lines);
+    if (d.ymm_packed) d.nt = loops_step_lines();
     d.quad_ld = jit_quad_loads(d);
     d.fence_in_driver = jit_fence_in_driver(d);
     d.a_rows_unmasked = jit_a_rows_unmasked(d);

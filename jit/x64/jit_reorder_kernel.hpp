@@ -203,6 +203,10 @@ struct jit_reorder_desc_t {
     // through a stack buffer and stored as lines (streamed when large)
     // instead of 16 masked rows. See jit_packed_rows.
     bool packed_rows;
+    // The same on AVX2 (ymm tiles, A of 16): each of the two A tiles' full
+    // tile and last B tile moved back go to the stack as rows of n[1], the
+    // run to the dst as whole lines, streamed. See jit_ymm_packed_rows.
+    bool ymm_packed;
     // Streamed kernels whose calls end without an sfence: the driver
     // fences once per thread, after its last call (see jit_fence_in_driver).
     bool fence_in_driver;
@@ -362,6 +366,10 @@ dim_t jit_flat_b_tiles(const jit_reorder_desc_t &d);
 // large), the positions of `step` iterations of the outer loop unrolled
 // with their src rows at constant offsets (0: none).
 dim_t jit_ymm_flat_steps(const jit_reorder_desc_t &d);
+// desc.ymm_packed: AVX2 streamed f32 bit-copy transposes of 16 A rows
+// whose dst rows are adjacent runs of B (os[0] = n[1], 8 < n[1] < 16:
+// OIhw16o16i -> oihw 3x3). `nt`: the streamed stores' size rule.
+bool jit_ymm_packed_rows(const jit_reorder_desc_t &d, bool nt);
 
 // desc.quad_ld: the AVX-512 flattened short-A and short-B tiles of
 // transposes and the flattened interleave lanes (jit_flat_b_lanes). Knobs

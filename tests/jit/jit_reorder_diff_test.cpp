@@ -4574,6 +4574,30 @@ TEST(jit_reorder, YmmFlatSteps) {
     }
 }
 
+// AVX2 OIhw16o16i -> oihw, large (streamed), B of 9 to 15 hw
+// (jit_ymm_packed_rows): each call's 16 i x B dst elements packed through
+// the stack and stored as whole lines; O padded (the last block's calls:
+// the generic tiles); not in the caches, for B of whole tiles (4x4) or
+// under 8 lanes (1x7). Bit-exact. (The loads stay in the call's src; only
+// the L2 prefetch reaches 128 bytes past its lines.)
+TEST(jit_reorder, YmmPackedRows) {
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
+    const std::pair<std::vector<dim_t>, bool> cases[] = {
+        { { 1024, 1024, 3, 3 }, true },
+        { { 1024, 1024, 3, 5 }, true },
+        { { 1000, 1024, 2, 5 }, true },
+        { { 64, 64, 3, 3 }, false },
+        { { 1024, 1024, 4, 4 }, false },
+        { { 1024, 1024, 1, 7 }, false },
+    };
+    for (const auto &pc : cases) {
+        jit_case_t c = jit_case_t::of(pc.first, relayout_f32, relayout_f32, "OIhw16o16i", "oihw");
+        EXPECT_EQ(desc_of(c, isa).ymm_packed, pc.second) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
+}
+
 // AVX2 transposes of short calls (oihw <-> OIhw8i8o 3x3: 8 o x 8 i x 9 hw
 // = 576 elements) bake a block of the next loop as copies do
 // (kernel_plan_params_t::short_tiles_split): the I blocks, 32 of 128 per
