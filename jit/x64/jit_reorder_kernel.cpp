@@ -5870,8 +5870,8 @@ bool jit_packed_rows(const jit_reorder_desc_t &d) {
 // elements (every line read for ownership); packed through the stack they
 // are 9 whole lines, streamed. A call (one o) reads one line per KiB of
 // src, the calls of the next o the lines after them: each line read is
-// prefetched 2 lines (o) on into L2 (ymm_packed_pf; 1, 3 and 16 lines
-// on were slower). Xeon, 1024x1024x3x3, single-thread, % of a streaming
+// prefetched 2 lines (o) on into L2 (ymm_packed_pf; 1, 3, 4 and 16
+// lines on were slower). Xeon, 1024x1024x3x3, single-thread, % of a streaming
 // copy (thread CPU time, medians of 20, interleaved rounds): 38-40 ->
 // packed 45-46 -> with the prefetch 56-60. Knob RELAYOUT_JIT_YMM_PACKED=0:
 // off.
