@@ -1739,9 +1739,9 @@ void check_flat_b_whole_tiles(cpu_isa_t isa) {
 // (kernel_plan_params_t::a_run_loop, AVX-512), and on AVX-512 the full
 // tiles' 16 rows, adjacent in the dst, are packed through the stack and
 // stored as whole streamed lines (desc.packed_rows; streamed kernels
-// only). Bit-exact streamed and cached, with edge tiles (padded I, padded
-// O), odd dst strides (cached: not packed), groups, B of 8 and 4 (not
-// packed), and with the value path (a src scale: not packed).
+// only; AVX2: desc.ymm_packed, YmmPackedRows). Bit-exact streamed and cached, with edge tiles
+// (padded I, padded O), odd dst strides (cached: not packed), groups, B of 8 and 4 (not packed),
+// and with the value path (a src scale: not packed).
 TEST(jit_reorder, PackedRows) {
     struct packed_case_t {
         std::vector<dim_t> dims;
@@ -1780,9 +1780,10 @@ TEST(jit_reorder, PackedRows) {
         if (zmm) {
             EXPECT_EQ(d.loop_is[d.nloops - 1], 16) << c.str();
         }
-        // Streamed on AVX-512 only: the AVX2 8x8 tiles' rows of a B of 9
-        // are half lines apart (ymm_lines_streamable), cached.
-        EXPECT_EQ(d.nt, zmm) << c.str();
+        // Streamed on both: AVX2 through its own packed rows (the 8x8
+        // tiles' rows of a B of 9 are half lines apart, cached).
+        EXPECT_TRUE(d.nt) << c.str();
+        EXPECT_EQ(d.ymm_packed, !zmm) << c.str();
         // Odd dst strides: the o loop's dst rows not whole lines apart
         // (cached: not packed).
         c.dstrides = { 768 * 9 + 5, 9, 3, 1 };
