@@ -639,6 +639,7 @@ private:
     std::array<int, 16> transpose_tile_pool(std::deque<int> &pool);
     void gen_b_outer_pair(int64_t osA, const std::function<int64_t(int)> &row_disp);
     void gen_blk_lines(int TA, int64_t osA);
+    void gen_ymm_blk_lines(int64_t osA);
     void f32_pair_tile(int h, const std::function<int64_t(int)> &row_disp, bool transpose = true);
     int f32_pair_lanes(int a) const;
     void f32_pair_cached(int64_t osA, const std::function<int64_t(int)> &row_disp);
@@ -659,6 +660,8 @@ private:
     Label c_flat_b_src_; // gen_flat_b_loop: each flattened position's src offset (bytes)
     void gen_flat_b_loop(bool nt);
     void gen_ymm_flat_b_loop(bool nt);
+    void gen_ymm_flat_steps();
+    void gen_ymm_packed_rows();
     void flat_b_tile_loop(const std::function<void()> &tile);
     // Quad-placing loads of full 16 x 16 tiles (d_.quad_ld).
     void quad_tile_masks();
@@ -3416,6 +3419,26 @@ void reorder_gen_t::gen_transpose() {
         jmp(lb, T_NEAR);
         L(lno);
     };
+    // One-block src 8x16 tiles (AVX2 nChw16c -> nchw): ymm_blk_lines of
+    // them per dst row visit where the B step has them all. An A of 16
+    // (two A tiles) takes both in the first A tile's visit, while the
+    // block is in L1, and the second A tile skips those B steps.
+    if (d_.ymm_blk_lines) {
+        const int TV = (int)d_.n[0]; // (8 or 16 rows per visit)
+        Label lno, lskip;
+        jump_if_past(r15, 16 * d_.ymm_blk_lines, s_v0 + 8, lno);
+        cmp(qword[rsp + s_v0], TV);
+        jl(lno, T_NEAR);
+        if (TV > T) {
+            test(al, T);
+            jnz(lskip, T_NEAR);
+        }
+        gen_ymm_blk_lines(osA);
+        L(lskip);
+        add(r15, 16 * d_.ymm_blk_lines);
+        jmp(lb, T_NEAR);
+        L(lno);
+    }
     // 8x8 tiles: each dst row one whole line.
     if (d_.ymm_b16) tile_pair([&] { gen_ymm_b16_tile(osA, ssA, dsA); });
     if (d_.pad_b && !z_) {
@@ -4058,6 +4081,44 @@ void reorder_gen_t::gen_blk_lines(int TA, int64_t osA) {
     });
 }
 
+// desc.ymm_blk_lines (jit_ymm_blk_lines): K = ymm_blk_lines 8x16 tiles
+// (2K 8x8 transposes, h = 0 .. 2K-1) of 8 dst rows, the rows of
+// transpose h at rcx + 8 h isB (K contiguous blocks), its dst half lines
+// at rdx + a * osA + 32 h. Transposes 0 .. 2K-2 leave their rows in the
+// stack (row a of transpose h at buf_stage + (a (2K-1) + h) 32); after
+// the last one each dst row a takes its 2K halves in order. An A of 16
+// (nChw16c) does this for both A tiles (the second one's src 32 bytes on,
+// its dst rows 8 rows on).
+void reorder_gen_t::gen_ymm_blk_lines(int64_t osA) {
+    const int H = 2 * d_.ymm_blk_lines;
+    const int64_t isB = d_.is[1] * ssz_;
+    auto staged = [&](int a, int h) { return ptr[rsp + buf_stage + (a * (H - 1) + h) * 32]; };
+    for (int at = 0; at < d_.n[0] / 8; ++at) {
+        const int64_t src = at * 8 * ssz_, dst = at * 8 * osA;
+        for (int h = 0; h < H; ++h) {
+            for (int b = 0; b < 8; ++b)
+                load_lanes(b, ptr[rcx + src + (8 * h + b) * isB], nullptr, d_.sdt);
+            transpose_tile();
+            if (h + 1 < H)
+                for (int a = 0; a < 8; ++a)
+                    vmovaps(staged(a, h), Ymm(a));
+        }
+        stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
+            int t = 0; // (ymm 8 .. 15: free after the transpose)
+            for (int a = 0; a < 8; ++a)
+                for (int h = 0; h < H; ++h) {
+                    Ymm v(a);
+                    if (h + 1 < H) {
+                        v = Ymm(8 + t++ % 8);
+                        vmovaps(v, staged(a, h));
+                    }
+                    const Address to = ptr[rdx + dst + a * osA + 32 * h];
+                    stream ? vmovntps(to, v) : vmovups(to, v);
+                }
+        });
+    }
+}
+
 // The 16x16 tile transpose of transpose_tile_body (zmm r = src row r in,
 // zmm map[a] = dst row a out) with its temporaries taken from `pool` (at
 // least 4 registers) instead of zmm 16 .. 31: each step's outputs go to
@@ -4619,6 +4680,73 @@ void reorder_gen_t::gen_ymm_flat_b_loop(bool nt) {
     });
 }
 
+// AVX2 flattened steps (d_.ymm_flat_step, see jit_ymm_flat_steps): the
+// two innermost baked loops (M outer, L inner) continue B in the dst, so
+// each of the 8 dst rows of a call is one run; a run-time loop takes G =
+// ymm_flat_step / (n[1] loop_n[L]) iterations of M per step, its
+// positions k = 0 .. ymm_flat_step - 1 as 8x16 tile pairs (B position k
+// % n[1], iteration (k / n[1]) % loop_n[L] of L and k / (n[1] loop_n[L])
+// of M: the src row at a constant offset), each dst row one whole line
+// per pair, streamed when large. r13 src, r14 dst of the step, r12d the
+// steps left.
+void reorder_gen_t::gen_ymm_flat_steps() {
+    tb_ = W_;
+    const int li = d_.nloops - 1, mi = li - 1; // (loops L, M)
+    const int64_t F = d_.ymm_flat_step, nb = d_.n[1], nl = d_.loop_n[li];
+    const int64_t G = F / (nb * nl);
+    auto src = [&](int64_t k) {
+        return ((k % nb) * d_.is[1] + (k / nb % nl) * d_.loop_is[li]
+                       + k / (nb * nl) * d_.loop_is[mi])
+               * ssz_;
+    };
+    const bool nt = d_.nt && d_.os[0] * dsz_ % 64 == 0;
+    Label lp;
+    mov(r13, r8);
+    mov(r14, r9);
+    mov(r12d, (uint32_t)(d_.loop_n[mi] / G));
+    L(lp);
+    for (int64_t j = 0; j < F / 16; ++j) {
+        ymm_tile_pair([&](int h, int b) { return ptr[r13 + src(16 * j + 8 * h + b)]; });
+        ymm_pair_lines(nt, r14, [&](int a) { return a * d_.os[0] * dsz_ + j * 64; });
+    }
+    add_imm(r13, G * d_.loop_is[mi] * ssz_);
+    add_imm(r14, G * d_.loop_os[mi] * dsz_);
+    dec(r12d);
+    jnz(lp, T_NEAR);
+}
+
+// The prefetch distance of the AVX2 packed rows' src lines (see
+// jit_ymm_packed_rows).
+constexpr int ymm_packed_pf = 128;
+
+// AVX2 packed rows (d_.ymm_packed, see jit_ymm_packed_rows): per A tile
+// (8 rows, src 32 bytes on per tile) the full 8x8 tile of B 0 .. 7 and the
+// one of B n[1] - 8 .. n[1] - 1 store their rows to the stack at the rows'
+// dst offsets (row a at a n[1] elements: the overlap stored twice, the
+// same values), then the call's 16 n[1] elements go to the dst as whole
+// lines (streamed when the call is aligned).
+void reorder_gen_t::gen_ymm_packed_rows() {
+    tb_ = W_;
+    const int64_t n1 = d_.n[1], isB = d_.is[1] * ssz_;
+    for (int b = 0; b < n1; ++b) // (the src lines of the call after next: 2 o on)
+        prefetcht1(ptr[r8 + b * isB + ymm_packed_pf]);
+    for (int at = 0; at < 2; ++at)
+        for (int64_t b0 : { int64_t(0), n1 - 8 }) {
+            for (int b = 0; b < 8; ++b)
+                vmovups(Ymm(b), ptr[r8 + (b0 + b) * isB + at * 32]);
+            transpose_tile();
+            for (int a = 0; a < 8; ++a)
+                vmovups(ptr[rsp + buf_stage + ((8 * at + a) * n1 + b0) * 4], Ymm(a));
+        }
+    stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
+        for (int q = 0; q < 2 * n1; ++q) {
+            const Ymm v(q % 8);
+            vmovups(v, ptr[rsp + buf_stage + 32 * q]);
+            stream ? vmovntps(ptr[r9 + 32 * q], v) : vmovups(ptr[r9 + 32 * q], v);
+        }
+    });
+}
+
 // Quad-placing loads (d_.quad_ld): zmm 4 aq + bl receives, in 128-bit
 // lane bq, quad aq (elements 4 aq .. 4 aq + 3) of src row b = 4 bq + bl,
 // by broadcasts of the quad into the lanes of opmask k(4 + bq) (lane 0:
@@ -4835,7 +4963,8 @@ void reorder_gen_t::generate() {
                                            : stack_bytes;
     if (wide_) // the wide src stage
         frame = std::max(frame, buf_stage + 64 * 64 * wide_ * (d_.byte_pair ? 2 : 1));
-    if ((d_.flat_a || d_.flat_b) && !z_) // the AVX2 flattened tiles' 8x16 pairs
+    if (d_.ymm_packed) frame = std::max(frame, buf_stage + 16 * 16 * 4); // the call's rows
+    if ((d_.flat_a || d_.flat_b || d_.ymm_flat_step) && !z_) // the AVX2 flattened 8x16 pairs
         frame = std::max(frame, buf_stage + 8 * 32);
     if (d_.flat_bytes)
         frame = std::max(frame, buf_stage + (int)(16 * flat_stage_row(d_.flat_bytes)));
@@ -4846,6 +4975,7 @@ void reorder_gen_t::generate() {
         frame = std::max(frame, buf_stage + 17 * 64); // 16 rows, the last one's dead lanes
     // The block lines' staged rows.
     if (d_.blk_lines) frame = std::max(frame, buf_stage + 64 * (int)d_.n[0] * (d_.blk_lines - 1));
+    if (d_.ymm_blk_lines) frame = std::max(frame, buf_stage + 8 * 32 * (2 * d_.ymm_blk_lines - 1));
     preamble(frame);
     mov(r8, ptr[rdi + offsetof(jit_call_args_t, src)]);
     mov(r9, ptr[rdi + offsetof(jit_call_args_t, dst)]);
@@ -4918,6 +5048,8 @@ void reorder_gen_t::generate() {
     // (Flattened interleave lanes: every baked loop around them.)
     whole_calls(d_.flat_b != 0, d_.nloops - (d_.in_n > 1 ? 0 : 1), [&] { gen_transpose_flat_b(); });
     whole_calls(d_.flat_bytes != 0, d_.nloops - 1, [&] { gen_flat_bytes(); });
+    whole_calls(d_.ymm_flat_step != 0, d_.nloops - 2, [&] { gen_ymm_flat_steps(); });
+    whole_calls(d_.ymm_packed, d_.nloops, [&] { gen_ymm_packed_rows(); });
     whole_calls(d_.flat_pairs != 0, d_.nloops - 1, [&] { gen_flat_pairs(); });
     if (d_.short_copy)
         short_copy_calls(
@@ -5580,6 +5712,38 @@ dim_t jit_flat_b_tiles(const jit_reorder_desc_t &d) {
     return flat;
 }
 
+// OIhw8i8o -> oihw 3x3 on AVX2: A = 8 o (src stride 1, dst rows 9 Ki
+// f32 apart), B = 9 hw (src stride 64), the baked loops i (8: src 8, dst
+// 9) and I blocks (src 576, dst 72): each o row of a call is one run of
+// 2304 f32. The 8x9 tiles (a full one and one shifted back, 16 cached
+// rows of 32 bytes per 9 positions) become 8x16 pairs of whole lines,
+// two I blocks (144 positions: 9 pairs) per step. Xeon, 1024x1024x3x3,
+// single-thread, % of a streaming copy (thread CPU time, medians of 20,
+// 3 interleaved rounds, load ~9): 55-56 -> 84-87. Structural (fewer
+// shuffles and stores, whole lines): not vendor-gated. Knob
+// RELAYOUT_JIT_YMM_FLAT_STEPS=0: off.
+dim_t jit_ymm_flat_steps(const jit_reorder_desc_t &d) {
+    static const bool on = getenv_int("RELAYOUT_JIT_YMM_FLAT_STEPS", 1) != 0; // experiment knob
+    if (!on || d.isa != cpu_isa_t::avx2 || d.strategy != kernel_strategy_t::transpose) return 0;
+    if (!d.bit_copy || d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return 0;
+    if (data_type_size(d.sdt) != 4 || data_type_size(d.ddt) != 4) return 0;
+    if (d.n[0] != 8 || d.n[1] % 8 == 0 || d.os[1] != 1 || d.nloops < 2) return 0;
+    if (d.b_outer || d.flat_a || d.flat_b || d.dst_stage_row || d.ymm_b16 || d.f32_lines) return 0;
+    const int L = d.nloops - 1, M = L - 1;
+    const dim_t run = d.n[1] * d.loop_n[L]; // (one iteration of M)
+    if (d.loop_os[L] != d.n[1] || d.loop_os[M] != run) return 0;
+    dim_t G = 1;
+    while (G * run % 16 != 0)
+        G *= 2;
+    const dim_t F = G * run;
+    if (d.loop_n[M] % G != 0 || F > 16 * flat_unrolled_tiles) return 0;
+    const dim_t reach =
+            (d.n[1] - 1) * d.is[1] + (d.loop_n[L] - 1) * d.loop_is[L] + (G - 1) * d.loop_is[M] + 8;
+    if (!fits32(reach * 4) || !fits32(G * d.loop_is[M] * 4) || !fits32((7 * d.os[0] + F) * 4))
+        return 0;
+    return F;
+}
+
 // The flattened tiles' 16 x 16 transposes were much of their time
 // (without the transposes, single thread, % of a copy: 2048x2048x3x3 to
 // oihw 74 -> 80, 1024x1024x5x5 63 -> 79): with the quads placed by the
@@ -5708,6 +5872,29 @@ bool jit_packed_rows(const jit_reorder_desc_t &d) {
     // ownership. B of 8 runs on the 8x8 ymm tiles, whose adjacent rows are
     // whole streamed lines already.)
     return d.nt && d.n[0] >= 16 && d.n[1] > 8 && d.n[1] < 16 && d.os[0] == d.n[1] && d.os[1] == 1;
+}
+
+// OIhw16o16i -> oihw 3x3 on AVX2: the two A tiles' full and shifted 8x8
+// tiles stored 32 rows of 8 f32, cached, for the call's 144 dense dst
+// elements (every line read for ownership); packed through the stack they
+// are 9 whole lines, streamed. A call (one o) reads one line per KiB of
+// src, the calls of the next o the lines after them: each line read is
+// prefetched 2 lines (o) on into L2 (ymm_packed_pf; 1, 3, 4 and 16
+// lines on were slower). Xeon, 1024x1024x3x3, single-thread, % of a streaming
+// copy (thread CPU time, medians of 20, interleaved rounds): 38-40 ->
+// packed 45-46 -> with the prefetch 56-60. Knob RELAYOUT_JIT_YMM_PACKED=0:
+// off.
+bool jit_ymm_packed_rows(const jit_reorder_desc_t &d, bool nt) {
+    static const bool on = getenv_int("RELAYOUT_JIT_YMM_PACKED", 1) != 0; // experiment knob
+    if (!on || !nt || d.isa != cpu_isa_t::avx2 || d.strategy != kernel_strategy_t::transpose)
+        return false;
+    if (!d.bit_copy || d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return false;
+    if (data_type_size(d.sdt) != 4 || data_type_size(d.ddt) != 4) return false;
+    if (d.flat_a || d.flat_b || d.dst_stage_row || d.f32_lines || d.few_b || d.b_outer
+            || d.ymm_flat_step || d.ymm_b16)
+        return false;
+    return d.n[0] == 16 && d.is[0] == 1 && d.n[1] > 8 && d.n[1] < 16 && d.os[0] == d.n[1]
+           && d.os[1] == 1 && fits32(d.n[1] * d.is[1] * 4);
 }
 
 // An sfence at the end of each call waits for the call's streaming stores
@@ -6609,10 +6796,15 @@ int jit_blk_lines_tiles() {
     return tiles > 1 ? tiles : 0;
 }
 
-int jit_blk_lines(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
-    const int K = jit_blk_lines_tiles();
-    if (!K || d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose)
-        return 0;
+namespace {
+
+// The block lines' shape (jit_blk_lines, jit_ymm_blk_lines): streamed f32
+// bit-copy transposes of one A tile of 16 or 8 channels, each B tile's
+// src one contiguous block, the dst rows whole lines apart, no padding,
+// no other tile variant. The B tiles per visit: K, or 2K for 8 channels
+// (half the bytes per tile); 0 where the shape does not apply.
+int blk_lines_of(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp, int K) {
+    if (!K || d.strategy != kernel_strategy_t::transpose) return 0;
     if (!d.nt || !d.bit_copy || d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return 0;
     if (data_type_size(p.sdt) != 4 || data_type_size(p.ddt) != 4 || p.ndims < 3) return 0;
     if (d.byte_tile || d.word_tile || d.word_pair || d.b_outer || d.f32_lines || d.few_b || d.pad_b
@@ -6623,11 +6815,43 @@ int jit_blk_lines(const jit_reorder_desc_t &d, const plan_t &p, const kernel_pla
     if (A.dim != 1 || (A.n != 16 && A.n != 8) || A.total != A.n || A.is != 1 || B.is != A.n
             || B.os != 1)
         return 0;
-    const int tiles = A.n == 8 ? 2 * K : K; // (8-row tiles: lines of 8 dst rows each)
-    if (A.os * 4 % 64 != 0 || B.n < 16 * tiles) return 0;
+    const int tiles = A.n == 8 ? 2 * K : K;
+    if (A.os * 4 % 64 != 0 || B.n < 16 * tiles || !fits32(16 * tiles * B.is * 4)) return 0;
     for (int i = 0; i < p.ndims; ++i)
         if (p.check[i]) return 0;
     return tiles;
+}
+
+} // namespace
+
+int jit_blk_lines(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
+    return d.isa == cpu_isa_t::avx512_core ? blk_lines_of(d, p, kp, jit_blk_lines_tiles()) : 0;
+}
+
+// The block lines on the AVX2 8x16 tiles (ymm_b16 streamed, f32
+// nChw16c / nChw8c -> nchw): each tile wrote one line to each of its 8
+// dst rows, c planes apart; K tiles per visit (2K for nChw8c) write K
+// adjacent lines to each row, the first 2K - 1 transposes' rows waiting
+// in the stack. nChw16c's two A tiles go in one visit (the src block,
+// read in halves by the A tiles, once while in L1). Xeon, 16x256x64x64,
+// single-thread, % of a streaming copy (thread CPU time, medians of 30,
+// 3 interleaved rounds, load 9-10), knob 0 / 2 / 4: nChw16c 85-87 / 98-102
+// / 92-94 (A tiles in separate visits, K = 2: 90-94), nChw8c (2K tiles)
+// 96-98 / 102-106 (K = 1: 94-97). Not measured on AMD: Intel only as the
+// AVX-512 block lines (cpu_is_intel); knob values 0 (off) and K > 1 force
+// it on any CPU.
+constexpr int ymm_blk_lines_intel = 2;
+
+int jit_ymm_blk_lines_tiles() {
+    static const int knob = getenv_int("RELAYOUT_JIT_YMM_BLK_LINES", -1); // experiment knob
+    const int tiles = by_vendor(knob, ymm_blk_lines_intel, 0);
+    return tiles > 1 ? tiles : 0;
+}
+
+int jit_ymm_blk_lines(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
+    if (d.isa != cpu_isa_t::avx2 || !d.ymm_b16 || d.ymm_b16_pf || d.ymm_small || d.ymm_narrow)
+        return 0;
+    return blk_lines_of(d, p, kp, jit_ymm_blk_lines_tiles());
 }
 
 // ab -> ba 8192^2 at 2 threads (wall clock against a copy on both cores,
@@ -6768,6 +6992,8 @@ void jit_reorder_desc_init(
     if (!d.flat_b && flat_b_on) d.flat_b = jit_ymm_flat_b_lanes(d, nt_lines);
     if (d.flat_b) d.dst_stage_row = 0; // the flat tiles write whole lines; edge calls cached
     if (d.flat_b && d.isa == cpu_isa_t::avx2) d.nt = nt_lines; // lines of two ymm, back to back
+    d.ymm_flat_step = jit_ymm_flat_steps(d);
+    if (d.ymm_flat_step) d.nt = nt_lines;
     d.pf_ahead = jit_flat_b_prefetch_ahead(d, p, kp);
     d.narrow_rows = jit_narrow_rows(d);
     static const bool pair_on = getenv_int("RELAYOUT_JIT_PAIR_A", 1) != 0; // experiment knob
@@ -6824,8 +7050,10 @@ void jit_reorder_desc_init(
     const dim_t dsz = (dim_t)data_type_size(d.ddt);
     // (With flat_b the innermost loop is folded into the flattened tiles;
     // the edge calls' tiles do not stream.)
+    // (AVX2 flattened steps: both loops folded.)
+    const int folded = d.ymm_flat_step ? 2 : (d.flat_b && d.in_n == 1) || d.flat_pairs ? 1 : 0;
     if (!d.dst_stage_row)
-        for (int l = 0; l < d.nloops - ((d.flat_b && d.in_n == 1) || d.flat_pairs ? 1 : 0); ++l)
+        for (int l = 0; l < d.nloops - folded; ++l)
             if (d.loop_os[l] * (l == d.nloops - 1 ? d.short_unroll : 1) * dsz % 64 != 0)
                 d.nt = false;
     // (Cached: the 8x8 tiles complete the lines too. AVX2 flattened tiles:
@@ -6851,6 +7079,8 @@ void jit_reorder_desc_init(
                && loops_step_lines();
     d.ymm_narrow = jit_ymm_narrow_rows(d, isa);
     if (d.ymm_narrow) d.nt = nt_lines && loops_step_lines();
+    d.ymm_packed = jit_ymm_packed_rows(d, nt_lines);
+    if (d.ymm_packed) d.nt = loops_step_lines();
     d.quad_ld = jit_quad_loads(d);
     d.fence_in_driver = jit_fence_in_driver(d);
     d.a_rows_unmasked = jit_a_rows_unmasked(d);
@@ -6858,6 +7088,7 @@ void jit_reorder_desc_init(
                 && !jit_bf16_int_near_rows(d);
     d.packed_rows = jit_packed_rows(d);
     d.blk_lines = jit_blk_lines(d, p, kp);
+    d.ymm_blk_lines = jit_ymm_blk_lines(d, p, kp);
 }
 
 status_t jit_reorder_desc_check(const jit_reorder_desc_t &d) {

@@ -129,6 +129,11 @@ struct jit_reorder_desc_t {
     // each row then stored as that many adjacent whole lines back to back
     // (0: none). See jit_blk_lines.
     int blk_lines;
+    // The same on the AVX2 8x16 tiles (ymm_b16: nChw16c / nChw8c -> nchw):
+    // 8x16 tiles per visit of the A tile's 8 dst rows, each row then
+    // stored as that many adjacent whole lines (0: none). See
+    // jit_ymm_blk_lines.
+    int ymm_blk_lines;
     // Far B src rows of large 4-byte bit copies, B = 32 per call (see
     // jit_far_rows_pair): the byte distance of the L2 prefetch of each
     // full tile's src rows along A (0: none).
@@ -175,6 +180,11 @@ struct jit_reorder_desc_t {
     // 16 of 9 lanes, and no dst stage). The number of flattened positions
     // (0: none). See jit_flat_b_tiles.
     dim_t flat_b;
+    // AVX2 8-row short-B tiles whose dst rows continue over two baked
+    // loops (OIhw8i8o -> oihw 3x3: 9 hw x 8 i x the I blocks): the
+    // flattened positions per step of the outer one (whole lines of every
+    // dst row; 0: none). See jit_ymm_flat_steps.
+    dim_t ymm_flat_step;
     // The flattened tiles (flat_a, flat_b; AVX-512) load their
     // 16 x 16 tiles as 128-bit quads: each src row's four quads go to
     // lane b / 4 of four registers (masked broadcasts), so the transpose
@@ -193,6 +203,10 @@ struct jit_reorder_desc_t {
     // through a stack buffer and stored as lines (streamed when large)
     // instead of 16 masked rows. See jit_packed_rows.
     bool packed_rows;
+    // The same on AVX2 (ymm tiles, A of 16): each of the two A tiles' full
+    // tile and last B tile moved back go to the stack as rows of n[1], the
+    // run to the dst as whole lines, streamed. See jit_ymm_packed_rows.
+    bool ymm_packed;
     // Streamed kernels whose calls end without an sfence: the driver
     // fences once per thread, after its last call (see jit_fence_in_driver).
     bool fence_in_driver;
@@ -345,6 +359,17 @@ dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d);
 // positions: up to 32 tiles unrolled, more in a loop (7x7, 5x5x5; AVX2
 // too unless RELAYOUT_JIT_AVX2_FLAT_LOOP=0).
 dim_t jit_flat_b_tiles(const jit_reorder_desc_t &d);
+// desc.ymm_flat_step: AVX2 f32 bit-copy transposes of 8 A rows (one ymm
+// tile) whose B (short: 3x3 hw) continues in the dst over the two
+// innermost baked loops (i, then the I blocks): each dst row of a call
+// is one run, taken as 8x16 tile pairs (whole lines, streamed when
+// large), the positions of `step` iterations of the outer loop unrolled
+// with their src rows at constant offsets (0: none).
+dim_t jit_ymm_flat_steps(const jit_reorder_desc_t &d);
+// desc.ymm_packed: AVX2 streamed f32 bit-copy transposes of 16 A rows
+// whose dst rows are adjacent runs of B (os[0] = n[1], 8 < n[1] < 16:
+// OIhw16o16i -> oihw 3x3). `nt`: the streamed stores' size rule.
+bool jit_ymm_packed_rows(const jit_reorder_desc_t &d, bool nt);
 
 // desc.quad_ld: the AVX-512 flattened short-A and short-B tiles of
 // transposes and the flattened interleave lanes (jit_flat_b_lanes). Knobs
@@ -530,6 +555,15 @@ int jit_blk_lines(const jit_reorder_desc_t &d, const plan_t &p, const kernel_pla
 // (measured there), 0 elsewhere; knob RELAYOUT_JIT_BLK_LINES, when set,
 // decides on any CPU (0 or 1: off, K > 1: K tiles).
 int jit_blk_lines_tiles();
+// desc.ymm_blk_lines: the block lines on the AVX2 8x16 tiles (streamed f32
+// bit copies nChw16c / nChw8c -> nchw: A the channel dim, 8 or 16 lanes,
+// each 8x16 tile's src one contiguous block, dst rows whole lines apart):
+// 8x16 tiles per visit of the A tile's 8 dst rows (0: none).
+int jit_ymm_blk_lines(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp);
+// ... the tiles per visit where the rule applies: on Intel CPUs only
+// (measured there), 0 elsewhere; knob RELAYOUT_JIT_YMM_BLK_LINES, when
+// set, decides on any CPU (0 or 1: off, K > 1: K tiles).
+int jit_ymm_blk_lines_tiles();
 // ... and the transpose plane (elements per call, kernel_plan_params_t::
 // tile_plane) of those pairs: 64 Ki, A of 2048 positions per call (the
 // others: 32 Ki). Knob RELAYOUT_JIT_FAR_PLANE (elements).

@@ -221,6 +221,25 @@ std::vector<problem_t> problems() {
             [] {
                 return memory::desc({ 1271, 1280, 2, 2 }, dt::f32, tag::oihw);
             });
+    // AVX2 weights to plain (av16): OIhw8i8o flattened steps (the O
+    // blocks baked too), large OIhw16o16i packed rows (their src lines
+    // prefetched two lines on)
+    add(
+            "OIhw8i8o_to_oihw_flat_steps",
+            [] {
+                return memory::desc({ 24, 48, 3, 3 }, dt::f32, "ABcd8b8a");
+            },
+            [] {
+                return memory::desc({ 24, 48, 3, 3 }, dt::f32, tag::oihw);
+            });
+    add(
+            "OIhw16o16i_to_oihw_packed_large",
+            [] {
+                return memory::desc({ 1024, 1024, 3, 3 }, dt::f32, "ABcd16a16b");
+            },
+            [] {
+                return memory::desc({ 1024, 1024, 3, 3 }, dt::f32, tag::oihw);
+            });
     add(
             "BA16a64b4a",
             [] {

@@ -1739,9 +1739,9 @@ void check_flat_b_whole_tiles(cpu_isa_t isa) {
 // (kernel_plan_params_t::a_run_loop, AVX-512), and on AVX-512 the full
 // tiles' 16 rows, adjacent in the dst, are packed through the stack and
 // stored as whole streamed lines (desc.packed_rows; streamed kernels
-// only). Bit-exact streamed and cached, with edge tiles (padded I, padded
-// O), odd dst strides (cached: not packed), groups, B of 8 and 4 (not
-// packed), and with the value path (a src scale: not packed).
+// only; AVX2: desc.ymm_packed, YmmPackedRows). Bit-exact streamed and cached, with edge tiles
+// (padded I, padded O), odd dst strides (cached: not packed), groups, B of 8 and 4 (not packed),
+// and with the value path (a src scale: not packed).
 TEST(jit_reorder, PackedRows) {
     struct packed_case_t {
         std::vector<dim_t> dims;
@@ -1780,9 +1780,10 @@ TEST(jit_reorder, PackedRows) {
         if (zmm) {
             EXPECT_EQ(d.loop_is[d.nloops - 1], 16) << c.str();
         }
-        // Streamed on AVX-512 only: the AVX2 8x8 tiles' rows of a B of 9
-        // are half lines apart (ymm_lines_streamable), cached.
-        EXPECT_EQ(d.nt, zmm) << c.str();
+        // Streamed on both: AVX2 through its own packed rows (the 8x8
+        // tiles' rows of a B of 9 are half lines apart, cached).
+        EXPECT_TRUE(d.nt) << c.str();
+        EXPECT_EQ(d.ymm_packed, !zmm) << c.str();
         // Odd dst strides: the o loop's dst rows not whole lines apart
         // (cached: not packed).
         c.dstrides = { 768 * 9 + 5, 9, 3, 1 };
@@ -3620,16 +3621,18 @@ TEST(jit_reorder, NearSrcRowsBOuterPairs) {
 }
 
 // Large f32 nChw16c and nChw8c -> nchw (streamed): several B tiles per
-// dst row visit (jit_blk_lines; ctest runs this at knob values 0 and 2
-// too: jit_blk_lines_tiles): whole planes (64 x 64), planes whose calls end in
-// fewer tiles than a visit takes (48 x 65: 3120 positions), a second
-// image 3 elements off a line (its calls cached, the first image's
-// streamed); not where the dst rows are not whole lines apart (63 x 65),
-// the channels are padded (250: the last block's check), nor for a blocked dim other
-// than the channels (Abcd16a), nor on AVX2; a src scale takes the value
-// tiles. Bit-exact. (The tiles read only whole tiles of the call: no
-// address past the values.)
-TEST(jit_reorder, BlockLines) {
+// dst row visit on `isa` (AVX-512: jit_blk_lines, AVX2 8x16 tiles:
+// jit_ymm_blk_lines; each the other's field 0): whole planes (64 x 64),
+// planes whose calls end in fewer tiles than a visit takes (48 x 65:
+// 3120 positions), a second image 3 elements off a line (its calls
+// cached, the first image's streamed); not where the dst rows are not
+// whole lines apart (63 x 65), the channels are padded (250: the last
+// block's check), nor for a blocked dim other than the channels
+// (Abcd16a); a src scale takes the value tiles. Bit-exact. (The tiles
+// read only whole tiles of the call: no address past the values.)
+// Returns the number of cases run (0: the ISA is not available).
+int block_lines_cases(cpu_isa_t isa) {
+    if (!x64::isa_allowed(isa)) return 0;
     struct blk_case_t {
         std::vector<dim_t> dims;
         bool rule;
@@ -3645,30 +3648,39 @@ TEST(jit_reorder, BlockLines) {
         { { 8, 250, 64, 64 }, false },
         { { 256, 16, 64, 64 }, false, "Abcd16a" },
         { { 8, 256, 63, 65 }, false, "nChw16c", 0 },
-        { { 16, 256, 64, 64 }, true, "nChw8c" }, // half-A tiles (8 rows)
+        { { 16, 256, 64, 64 }, true, "nChw8c" }, // (8-row tiles)
         { { 8, 256, 48, 65 }, true, "nChw8c" },
         { { 4, 768, 64, 64 }, true, "nChw8c", -1, true },
+        { { 8, 256, 63, 65 }, false, "nChw8c" },
     };
-    int n = 0;
-    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
-        if (!x64::isa_allowed(isa)) continue;
-        for (const blk_case_t &bc : cases) {
-            jit_case_t c = jit_case_t::of(bc.dims, relayout_f32, relayout_f32, bc.stag, "nchw");
-            c.src_scale_mask = bc.mask;
-            if (bc.offset) { // the second image's dst 3 elements off a line
-                const dim_t C = bc.dims[1], H = bc.dims[2], W = bc.dims[3];
-                c.dstrides = { C * H * W + 3, H * W, W, 1 };
-            }
-            EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
-            if (bc.mask < 0) { // (desc_of plans without the attributes)
-                const bool on = bc.rule && isa == cpu_isa_t::avx512_core;
-                const int K = x64::jit_blk_lines_tiles() * (std::strcmp(bc.stag, "nChw8c") ? 1 : 2);
-                EXPECT_EQ(desc_of(c, isa).blk_lines, on ? K : 0) << c.str();
-            }
-            ++n;
+    const bool zmm = isa == cpu_isa_t::avx512_core;
+    const int K = zmm ? x64::jit_blk_lines_tiles() : x64::jit_ymm_blk_lines_tiles();
+    for (const blk_case_t &bc : cases) {
+        jit_case_t c = jit_case_t::of(bc.dims, relayout_f32, relayout_f32, bc.stag, "nchw");
+        c.src_scale_mask = bc.mask;
+        if (bc.offset) { // the second image's dst 3 elements off a line
+            const dim_t C = bc.dims[1], H = bc.dims[2], W = bc.dims[3];
+            c.dstrides = { C * H * W + 3, H * W, W, 1 };
+        }
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+        if (bc.mask < 0) { // (desc_of plans without the attributes)
+            const int tiles = bc.rule ? K * (std::strcmp(bc.stag, "nChw8c") ? 1 : 2) : 0;
+            const x64::jit_reorder_desc_t d = desc_of(c, isa);
+            EXPECT_EQ(d.blk_lines, zmm ? tiles : 0) << c.str();
+            EXPECT_EQ(d.ymm_blk_lines, zmm ? 0 : tiles) << c.str();
         }
     }
-    if (n == 0) GTEST_SKIP() << "no AVX2";
+    return (int)cases.size();
+}
+
+// ctest runs these at knob values 0, 2 and 3 too (jit_blk_lines_tiles,
+// jit_ymm_blk_lines_tiles).
+TEST(jit_reorder, BlockLines) {
+    if (block_lines_cases(cpu_isa_t::avx512_core) == 0) GTEST_SKIP() << "no AVX-512";
+}
+
+TEST(jit_reorder, YmmBlockLines) {
+    if (block_lines_cases(cpu_isa_t::avx2) == 0) GTEST_SKIP() << "no AVX2";
 }
 
 // Interleaves whose call covers a row of 64 lanes (4i16o4i: 16 o x 4 i) on
@@ -4592,6 +4604,69 @@ TEST(jit_reorder, ShiftedLastBTileYmm) {
     d.beta = 0.f;
     d.comp_lanes = true;
     EXPECT_FALSE(x64::jit_ymm_shift_b(d)) << c.str();
+}
+
+// AVX2 OIhw8i8o -> oihw whose dst rows continue over the i and I block
+// loops (jit_ymm_flat_steps): 8x16 tile pairs over G I blocks per step
+// (3x3: 2 blocks, 144 positions; 5x5: 400; 2x5: one block, 80), cached
+// and streamed (1024^2), O padded (the last block's calls: the generic
+// tiles), dst rows 5 elements off (o stride 9 I + 5: cached); not where
+// the I blocks per call are odd (17, 5) or B is whole tiles (4x4).
+// Bit-exact. (Whole calls only: the tiles read only the call's
+// src positions.)
+TEST(jit_reorder, YmmFlatSteps) {
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
+    struct step_case_t {
+        std::vector<dim_t> dims;
+        dim_t step;
+        bool offset = false;
+    };
+    const step_case_t cases[] = {
+        { { 24, 48, 3, 3 }, 144 }, // (the O blocks baked too)
+        { { 512, 512, 3, 3 }, 144 },
+        { { 1024, 1024, 3, 3 }, 144 },
+        { { 20, 48, 3, 3 }, 144 },
+        { { 20, 48, 3, 3 }, 144, true },
+        { { 256, 512, 5, 5 }, 400 },
+        { { 256, 512, 2, 5 }, 80 },
+        { { 512, 136, 3, 3 }, 0 },
+        { { 20, 40, 3, 3 }, 0 },
+        { { 32, 64, 4, 4 }, 0 },
+    };
+    for (const step_case_t &sc : cases) {
+        jit_case_t c = jit_case_t::of(sc.dims, relayout_f32, relayout_f32, "OIhw8i8o", "oihw");
+        if (sc.offset) { // each o row 5 elements off a line
+            const dim_t I = sc.dims[1], H = sc.dims[2], W = sc.dims[3];
+            c.dstrides = { I * H * W + 5, H * W, W, 1 };
+        }
+        EXPECT_EQ(desc_of(c, isa).ymm_flat_step, sc.step) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
+}
+
+// AVX2 OIhw16o16i -> oihw, large (streamed), B of 9 to 15 hw
+// (jit_ymm_packed_rows): each call's 16 i x B dst elements packed through
+// the stack and stored as whole lines; O padded (the last block's calls:
+// the generic tiles); not in the caches, for B of whole tiles (4x4) or
+// under 8 lanes (1x7). Bit-exact. (The loads stay in the call's src; only
+// the L2 prefetch reaches 128 bytes past its lines.)
+TEST(jit_reorder, YmmPackedRows) {
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
+    const std::pair<std::vector<dim_t>, bool> cases[] = {
+        { { 1024, 1024, 3, 3 }, true },
+        { { 1024, 1024, 3, 5 }, true },
+        { { 1000, 1024, 2, 5 }, true },
+        { { 64, 64, 3, 3 }, false },
+        { { 1024, 1024, 4, 4 }, false },
+        { { 1024, 1024, 1, 7 }, false },
+    };
+    for (const auto &pc : cases) {
+        jit_case_t c = jit_case_t::of(pc.first, relayout_f32, relayout_f32, "OIhw16o16i", "oihw");
+        EXPECT_EQ(desc_of(c, isa).ymm_packed, pc.second) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
 }
 
 // AVX2 transposes of short calls (oihw <-> OIhw8i8o 3x3: 8 o x 8 i x 9 hw
