@@ -387,8 +387,9 @@ TEST(CpuIsaCap, PublicValuesKeptAndLevelsOrdered) {
 
     set_max_cpu_isa(relayout_cpu_isa_all);
     EXPECT_EQ(get_effective_cpu_isa(), best);
-    if (best == relayout_cpu_isa_avx512_core_bf16)
+    if (best == relayout_cpu_isa_avx512_core_bf16) {
         EXPECT_EQ(impl().rfind("jit:avx512_core_bf16:", 0), 0u) << impl();
+    }
     set_max_cpu_isa(relayout_cpu_isa_avx512_core_bf16);
     EXPECT_EQ(get_effective_cpu_isa(), best); // (no level above it but all)
     set_max_cpu_isa(relayout_cpu_isa_avx512_core);
