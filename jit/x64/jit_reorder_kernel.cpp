@@ -5933,10 +5933,13 @@ dim_t jit_flat_a_prefetch(const jit_reorder_desc_t &d, const kernel_plan_t &kp) 
 // (B = the 1024 i): the tiles loaded each B row's 9 elements at 36-byte
 // steps (half the loads across two lines) and transposed 16 x 16 for 9
 // rows (57 shuffles). A tile's B rows are one run of 144 elements: 9
-// aligned loads, 36 permutes (gen_run_deal).
-int jit_run_deal(const jit_reorder_desc_t &d) {
+// aligned loads, 36 permutes (gen_run_deal). In L2 the tiles were faster
+// (single-thread, knob off / on: 128x128x3x3 0.85x, 192x192 and 256x256
+// 0.94-0.95x; 512x512, 19 MB: 1.20x): only from run_deal_min_bytes.
+int jit_run_deal(const jit_reorder_desc_t &d, size_t bytes) {
     static const bool on = getenv_int("RELAYOUT_JIT_RUN_DEAL", 1) != 0; // experiment knob
-    if (!on || d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose)
+    if (!on || bytes < run_deal_min_bytes || d.isa != cpu_isa_t::avx512_core
+            || d.strategy != kernel_strategy_t::transpose)
         return 0;
     if (!d.bit_copy || d.byte_tile || d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return 0;
     if (data_type_size(d.sdt) != 4 || data_type_size(d.ddt) != 4) return 0;
@@ -6954,7 +6957,7 @@ void jit_reorder_desc_init(
     d.ymm_narrow = jit_ymm_narrow_rows(d, isa);
     if (d.ymm_narrow) d.nt = nt_lines && loops_step_lines();
     d.quad_ld = jit_quad_loads(d);
-    d.run_deal = jit_run_deal(d);
+    d.run_deal = jit_run_deal(d, bytes);
     d.fence_in_driver = jit_fence_in_driver(d);
     d.a_rows_unmasked = jit_a_rows_unmasked(d);
     d.bf16_ne = bf16_isa && d.isa == cpu_isa_t::avx512_core && !d.bit_copy && d.ddt == relayout_bf16

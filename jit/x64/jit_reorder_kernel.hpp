@@ -600,9 +600,9 @@ dim_t jit_flat_pairs(const jit_reorder_desc_t &d, const kernel_plan_t &kp, bool 
 
 // desc.run_deal of a transpose (0: none): AVX-512 4-byte bit copies, A of
 // 9 unit-stride in the src, B dst-unit of whole 16-lane tiles whose src
-// stride is A (each tile's src one run of 144 elements). Knob
-// RELAYOUT_JIT_RUN_DEAL=0: off.
-int jit_run_deal(const jit_reorder_desc_t &d);
+// stride is A (each tile's src one run of 144 elements), problems of at
+// least run_deal_min_bytes (src + dst). Knob RELAYOUT_JIT_RUN_DEAL=0: off.
+int jit_run_deal(const jit_reorder_desc_t &d, size_t bytes);
 
 // desc.few_b of a transpose (0: none): AVX-512, B of 2 to 7 lanes
 // dst-unit and continued in the dst by A (os[0] = n[1]), A src-unit: the
@@ -634,6 +634,10 @@ constexpr size_t nt_tiles_threshold_bytes = size_t(32) << 20;
 // A quads (desc.quad_a) of problems below nt_threshold_bytes: only up to
 // this many bytes (src + dst), see jit_reorder_desc_init.
 constexpr size_t quad_cached_max_bytes = size_t(8) << 20;
+
+// Run tiles (desc.run_deal) only from this many bytes (src + dst): within
+// L2 the usual tiles were faster.
+constexpr size_t run_deal_min_bytes = size_t(8) << 20;
 
 // Whether the generator can express `d` (immediates fit, ...); the reason
 // is left as the error message when not.

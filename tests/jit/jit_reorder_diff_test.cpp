@@ -1741,8 +1741,8 @@ void check_flat_b_whole_tiles(cpu_isa_t isa) {
 // (large) and cached, one B tile per call and a loop of them (ohwi: up to
 // 64), with edge calls (padded O or I: the usual tiles), odd src strides
 // (unaligned loads) and odd dst strides (cached stores in a streaming
-// kernel); not B that is not whole tiles, not other A or types, not on
-// AVX2.
+// kernel); not B that is not whole tiles, not other A or types, not
+// within L2 (run_deal_min_bytes), not on AVX2.
 TEST(jit_reorder, RunDealTiles) {
     struct deal_case_t {
         std::vector<dim_t> dims;
@@ -1750,12 +1750,13 @@ TEST(jit_reorder, RunDealTiles) {
         bool deal; // on AVX-512
     };
     const deal_case_t cases[] = { { { 1024, 768, 3, 3 }, "oihw", "OIhw16o16i", true },
-        { { 128, 128, 3, 3 }, "oihw", "OIhw16o16i", true },
+        { { 512, 512, 3, 3 }, "oihw", "OIhw16o16i", true },  // cached (19 MB)
+        { { 128, 128, 3, 3 }, "oihw", "OIhw16o16i", false }, // in L2: the usual tiles
         { { 1000, 768, 3, 3 }, "oihw", "OIhw16o16i", true }, // padded O: edge calls
         { { 256, 760, 3, 3 }, "oihw", "OIhw16o16i", true },  // padded I
-        { { 4, 64, 96, 3, 3 }, "goihw", "gOIhw16o16i", true },
+        { { 4, 256, 256, 3, 3 }, "goihw", "gOIhw16o16i", true },
         { { 1024, 1024, 3, 3 }, "oihw", "ohwi", true }, // 64 tiles per call
-        { { 64, 48, 3, 3 }, "oihw", "ohwi", true }, { { 64, 16, 3, 3 }, "oihw", "ohwi", true },
+        { { 2560, 48, 3, 3 }, "oihw", "ohwi", true }, { { 8192, 16, 3, 3 }, "oihw", "ohwi", true },
         { { 64, 1000, 3, 3 }, "oihw", "ohwi", false }, // B not whole tiles
         { { 64, 64, 1, 3 }, "oihw", "ohwi", false },   // A of 3
         { { 128, 128, 5, 5 }, "oihw", "OIhw16o16i", false },
@@ -1770,14 +1771,14 @@ TEST(jit_reorder, RunDealTiles) {
         }
         jit_case_t c = jit_case_t::of(
                 { 1024, 768, 3, 3 }, relayout_f32, relayout_f32, "oihw", "OIhw16o16i");
-        // Streamed, fenced once in the driver, and each call a block of 8
-        // (O, I) blocks (the I blocks baked outside the o loop).
+        // Streamed, fenced once in the driver, and each call a block of
+        // (O, I) blocks (12 of the 48 I blocks, baked outside the o loop).
         const x64::jit_reorder_desc_t d16 = desc_of(c, isa);
         EXPECT_TRUE(d16.nt) << c.str();
         if (zmm) {
             EXPECT_TRUE(d16.fence_in_driver) << c.str();
             ASSERT_EQ(d16.nloops, 2) << c.str();
-            EXPECT_EQ(d16.loop_n[0], 8) << c.str();
+            EXPECT_EQ(d16.loop_n[0], 12) << c.str();
             EXPECT_EQ(d16.loop_is[0], 144) << c.str();
             EXPECT_EQ(d16.loop_n[1], 16) << c.str();
         }
@@ -1804,6 +1805,7 @@ TEST(jit_reorder, RunDealTiles) {
         EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
         c.src_scale_mask = -1;
         c.sdt = c.ddt = relayout_s32;
+        c.dims = { 512, 512, 3, 3 };
         EXPECT_EQ(desc_of(c, isa).run_deal, zmm ? 9 : 0) << c.str(); // (4-byte bit copy)
         EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
         c.sdt = c.ddt = relayout_bf16;
