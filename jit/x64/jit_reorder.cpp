@@ -531,6 +531,9 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     // AVX-512 f32 bit copies: tiny tile calls take a block of the next
     // loop (jit_min_tile_call).
     if (zmm_dword_copy) prm.min_tile_call = jit_min_tile_call();
+    // (Run tiles: calls of more than one block, jit_run_deal_min_call.)
+    if (const dim_t run_call = jit_run_deal_min_call(isa, p))
+        prm.min_tile_call = std::max(prm.min_tile_call, run_call);
     // AVX-512 f32 bit copies: the copy's run blocks likewise (jit_copy_blocks_inner),
     // and f32 conversions to narrower types (jit_cvt_blocks_inner).
     prm.copy_blocks_inner =

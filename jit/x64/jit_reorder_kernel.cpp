@@ -653,6 +653,10 @@ private:
     void ymm_copy_lanes(const RegExp &to, const RegExp &from, int lanes);
     void gen_flat_bytes();
     void flat_bytes_stage_row(int o, int64_t stage_row);
+    void gen_run_deal();
+    void run_deal_init();
+    void deal3(const int in[3], const int out[3]);
+    Label c_deal3_; // gen_run_deal: lane i of row c takes element 3 i + c
     void gen_flat_pairs();
     Label c_fpairs_;     // gen_flat_pairs: each tile's word pairs in its window
     Label c_fsplit_;     // ... the transposed pairs of 16i16o split into half lines
@@ -952,6 +956,7 @@ void reorder_gen_t::emit_constants() {
             dw(uint16_t(fp.src(m, i % 2) - fp.window(t)));
         });
     }
+    table(c_deal3_, 48, [&](int i) { dd(uint32_t(3 * (i % 16) + i / 16)); });
     table(c_fsplit_, 32, [&](int i) { dw(uint16_t(i % 16 * 2 + i / 16)); });
     table(c_ymm_perm_, 8, [&](int i) { dd(4 * (i % 2) + i / 2); });
     // Few B lanes: output vector j, step s (1 .. B - 1) of its permute
@@ -4513,6 +4518,74 @@ void reorder_gen_t::gen_transpose_flat() {
         }
 }
 
+// Run tiles (d_.run_deal, see jit_run_deal): a tile's 16 B src rows of
+// 9 elements are one run of 144, loaded as 9 whole vectors (element f in
+// lane f % 16 of vector f / 16); its dst row a takes element 9 b + a into
+// lane b. Two stride-3 deals get there: each vector triple's 48 elements
+// by index mod 3 (element 48 p + 3 i + c into lane i of S[p][c]), then
+// the triple S[0..2][c], whose 48 elements are 3 g + c for g = 16 p + i,
+// the same way (3 (3 i + a) + c = 9 i + 3 a + c into lane i: dst row
+// 3 a + c). 36 permutes per tile; each dst row one whole line.
+void reorder_gen_t::gen_run_deal() {
+    const int64_t osA = d_.os[0] * dsz_, tiles = d_.n[1] / 16, run = 16 * d_.is[1] * ssz_;
+    const bool nt = d_.nt && osA % 64 == 0;
+    stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
+        Label lt;
+        mov(rcx, r8);
+        mov(rdx, r9);
+        if (tiles > 1) {
+            mov(r14, tiles);
+            L(lt);
+        }
+        for (int r = 0; r < 9; ++r)
+            vmovups(Zmm(r), ptr[rcx + r * 64]);
+        for (int p = 0; p < 3; ++p) { // S[p][c] in zmm 9 + 3 p + c
+            const int in[3] = { 3 * p, 3 * p + 1, 3 * p + 2 };
+            const int out[3] = { 9 + 3 * p, 10 + 3 * p, 11 + 3 * p };
+            deal3(in, out);
+        }
+        for (int c = 0; c < 3; ++c) { // dst row 3 a + c in zmm 3 a + c
+            const int in[3] = { 9 + c, 12 + c, 15 + c };
+            const int out[3] = { c, 3 + c, 6 + c };
+            deal3(in, out);
+        }
+        for (int a = 0; a < 9; ++a) {
+            const Address to = ptr[rdx + a * osA];
+            stream ? vmovntps(to, Zmm(a)) : vmovups(to, Zmm(a));
+        }
+        if (tiles > 1) {
+            add(rcx, (int)run);
+            add(rdx, 64);
+            dec(r14);
+            jnz(lt, T_NEAR);
+        }
+    });
+}
+
+// deal3's constants: the lane masks of the third vector's elements (3 i +
+// c >= 32) and the indices.
+void reorder_gen_t::run_deal_init() {
+    mov(r14d, 0xf800);
+    kmovw(k1, r14d);
+    mov(r14d, 0xfc00);
+    kmovw(k2, r14d);
+    for (int c = 0; c < 3; ++c)
+        vmovups(Zmm(29 + c), ptr[rip + c_deal3_ + 64 * c]);
+}
+
+// out[c] lane i = element 3 i + c of in[0..2] (48 elements): a two-table
+// permute of in[0], in[1] (the index's low 5 bits), then the lanes past
+// element 31 from in[2] (its low 4 bits; masks k1: lanes 11-15, k2:
+// 10-15). Indices in zmm 29-31.
+void reorder_gen_t::deal3(const int in[3], const int out[3]) {
+    for (int c = 0; c < 3; ++c) {
+        const Zmm o(out[c]), idx(29 + c);
+        vmovaps(o, idx);
+        vpermi2ps(o, Zmm(in[0]), Zmm(in[1]));
+        vpermps(o | (c == 2 ? k2 : k1), idx, Zmm(in[2]));
+    }
+}
+
 // Flattened word pairs (d_.flat_pairs, see jit_flat_pairs and
 // flat_pairs_t): for every 16 of the call's dst lines, each of the 16 src
 // rows (o) is loaded as the 32 or 64 words of the tile's window, and one
@@ -5030,10 +5103,13 @@ void reorder_gen_t::generate() {
     // problem whose dims are whole blocks; B counted in lanes, in_n per
     // position) run their own loops; other calls go on to the generic tiles.
     Label lflat_done;
-    auto whole_calls = [&](bool on, int nl, const std::function<void()> &body) {
+    // (`init`: once per call, before the loops.)
+    auto whole_calls = [&](bool on, int nl, const std::function<void()> &body,
+                               const std::function<void()> &init = nullptr) {
         if (!on) return;
         Label lgeneric;
         jump_unless_whole_call(2, lgeneric);
+        if (init) init();
         baked_loops(nl, body);
         jmp(lflat_done, T_NEAR);
         L(lgeneric);
@@ -5051,6 +5127,8 @@ void reorder_gen_t::generate() {
     whole_calls(d_.ymm_flat_step != 0, d_.nloops - 2, [&] { gen_ymm_flat_steps(); });
     whole_calls(d_.ymm_packed, d_.nloops, [&] { gen_ymm_packed_rows(); });
     whole_calls(d_.flat_pairs != 0, d_.nloops - 1, [&] { gen_flat_pairs(); });
+    whole_calls(
+            d_.run_deal != 0, d_.nloops, [&] { gen_run_deal(); }, [&] { run_deal_init(); });
     if (d_.short_copy)
         short_copy_calls(
                 [&](int nl, const std::function<void()> &body) {
@@ -5906,7 +5984,9 @@ bool jit_ymm_packed_rows(const jit_reorder_desc_t &d, bool nt) {
 // 3x3, the others even).
 bool jit_fence_in_driver(const jit_reorder_desc_t &d) {
     static const bool per_call = getenv_int("RELAYOUT_JIT_CALL_FENCE", 0) != 0; // experiment knob
-    return !per_call && d.nt && (d.quad_ld || d.flat_pairs); // (calls of 2-5 KiB: flat_pairs)
+    static const bool deal = getenv_int("RELAYOUT_JIT_RUN_FENCE", 1) != 0;      // experiment knob
+    return !per_call && d.nt
+           && (d.quad_ld || d.flat_pairs || (deal && d.run_deal)); // (calls of 2-5 KiB: flat_pairs)
 }
 
 // The general copy loops over a call's run with run-time bounds and ends
@@ -6044,6 +6124,40 @@ dim_t jit_flat_a_prefetch(const jit_reorder_desc_t &d, const kernel_plan_t &kp) 
 // streamed when large. OIhw8i16o2i (interleave: the i pair as two lanes
 // of src stride A) had A masked rows of 32 lanes per line (9 of 16).
 // Whole A tiles (4x4) keep their tiles.
+// oihw -> OIhw16o16i 3x3 (A = 9 hw, src stride 1, dst rows 1 KiB apart;
+// B = 16 i of src stride 9, dst-unit; the baked o loop) and oihw -> ohwi
+// (B = the 1024 i): the tiles loaded each B row's 9 elements at 36-byte
+// steps (half the loads across two lines) and transposed 16 x 16 for 9
+// rows (57 shuffles). A tile's B rows are one run of 144 elements: 9
+// aligned loads, 36 permutes (gen_run_deal). In L2 the tiles were faster
+// (single-thread, knob off / on: 128x128x3x3 0.85x, 192x192 and 256x256
+// 0.94-0.95x; 512x512, 19 MB: 1.20x): only from run_deal_min_bytes.
+int jit_run_deal(const jit_reorder_desc_t &d, size_t bytes) {
+    static const bool on = getenv_int("RELAYOUT_JIT_RUN_DEAL", 1) != 0; // experiment knob
+    if (!on || bytes < run_deal_min_bytes || d.isa != cpu_isa_t::avx512_core
+            || d.strategy != kernel_strategy_t::transpose)
+        return 0;
+    if (!d.bit_copy || d.byte_tile || d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return 0;
+    if (data_type_size(d.sdt) != 4 || data_type_size(d.ddt) != 4) return 0;
+    if (d.n[0] != 9 || d.is[0] != 1 || d.is[1] != 9 || d.os[1] != 1 || d.n[1] % 16 != 0) return 0;
+    if (d.flat_a || d.flat_b || d.dst_stage_row || d.b_outer || d.pf_ahead || d.f32_lines) return 0;
+    return fits32(8 * d.os[0] * 4) && fits32(d.n[1] * 9 * 4) ? 9 : 0;
+}
+
+// Their calls of one (O, I) block of OIhw16o16i (9 KiB of dst, 4096
+// calls for 1024 x 1024) cost as much in the driver as the tiles' loads
+// and stores: a block of the I blocks per call (8: 72 KiB).
+dim_t jit_run_deal_min_call(cpu_isa_t isa, const plan_t &p) {
+    static const int knob = getenv_int("RELAYOUT_JIT_RUN_CALL", 4096); // experiment knob
+    if (knob <= 0 || vector_isa(isa) != cpu_isa_t::avx512_core || !p.bit_copy) return 0;
+    if (data_type_size(p.sdt) != 4 || data_type_size(p.ddt) != 4 || p.nodes.size() < 2) return 0;
+    const node_t &b = p.nodes.back();
+    if (b.os != 1 || b.is != 9 || b.n % 16 != 0 || b.tab >= 0) return 0;
+    for (const node_t &a : p.nodes)
+        if (a.n == 9 && a.is == 1 && a.tab < 0) return knob;
+    return 0;
+}
+
 dim_t jit_flat_pairs(const jit_reorder_desc_t &d, const kernel_plan_t &kp, bool bf16_isa) {
     static const bool on = getenv_int("RELAYOUT_JIT_FLAT_PAIRS", 1) != 0; // experiment knob
     if (!on || d.isa != cpu_isa_t::avx512_core || d.nloops < 1) return 0;
@@ -7082,6 +7196,7 @@ void jit_reorder_desc_init(
     d.ymm_packed = jit_ymm_packed_rows(d, nt_lines);
     if (d.ymm_packed) d.nt = loops_step_lines();
     d.quad_ld = jit_quad_loads(d);
+    d.run_deal = jit_run_deal(d, bytes);
     d.fence_in_driver = jit_fence_in_driver(d);
     d.a_rows_unmasked = jit_a_rows_unmasked(d);
     d.bf16_ne = bf16_isa && d.isa == cpu_isa_t::avx512_core && !d.bit_copy && d.ddt == relayout_bf16

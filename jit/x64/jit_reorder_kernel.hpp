@@ -161,6 +161,14 @@ struct jit_reorder_desc_t {
     // instead of 16 of 9 rows). The number of flattened positions (0:
     // none). See jit_flat_a_tiles.
     dim_t flat_a;
+    // Plain src to a dst of B-contiguous rows with an A of 9 (3x3 filters
+    // to OIhw16o16i, ohwi: A = 9 hw positions, B = i of src stride 9): a
+    // full tile's 16 B rows are one contiguous src run of 144 elements,
+    // loaded as 9 whole vectors and dealt into its 9 dst rows by two
+    // stride-3 permute stages (36 permutes; the 16 x 16 transpose of 16
+    // line-crossing row loads took 57 shuffles). The tile's A (9; 0:
+    // none). See jit_run_deal.
+    int run_deal;
     // 16-bit bit copies to blocks of 16 o whose dst lines are two i of one
     // hw position (bf16 / f16 oihw -> OIhw16i16o, OIhw8i16o2i 2x2, 3x3):
     // each src row's words of i = 2j and 2j + 1 at one hw are paired into
@@ -403,6 +411,13 @@ bool jit_cvt_blocks_inner(cpu_isa_t isa, const plan_t &p);
 // elements, 0 = off.
 dim_t jit_min_tile_call();
 
+// kernel_plan_params_t::min_tile_call of the run tiles' plans (0: the
+// usual one): AVX-512 f32 bit copies whose innermost node is dst-unit of
+// src stride 9 over a node of 9 unit-stride src positions (oihw ->
+// OIhw16o16i 3x3: calls of 16 o x 16 i x 9 hw, 9 KiB each, take a block
+// of I blocks). Knob RELAYOUT_JIT_RUN_CALL: elements, 0 = off.
+dim_t jit_run_deal_min_call(cpu_isa_t isa, const plan_t &p);
+
 // AVX2 8x16 tiles whose last A tile is shifted back: only its new rows
 // stored. Knob RELAYOUT_JIT_YMM_SHIFT_NEW=0: off.
 bool jit_ymm_shift_new_rows(const jit_reorder_desc_t &d);
@@ -619,6 +634,12 @@ dim_t jit_flat_bytes(const jit_reorder_desc_t &d, const kernel_plan_t &kp);
 // vcvtne2ps2bf16).
 dim_t jit_flat_pairs(const jit_reorder_desc_t &d, const kernel_plan_t &kp, bool bf16_isa);
 
+// desc.run_deal of a transpose (0: none): AVX-512 4-byte bit copies, A of
+// 9 unit-stride in the src, B dst-unit of whole 16-lane tiles whose src
+// stride is A (each tile's src one run of 144 elements), problems of at
+// least run_deal_min_bytes (src + dst). Knob RELAYOUT_JIT_RUN_DEAL=0: off.
+int jit_run_deal(const jit_reorder_desc_t &d, size_t bytes);
+
 // desc.few_b of a transpose (0: none): AVX-512, B of 2 to 7 lanes
 // dst-unit and continued in the dst by A (os[0] = n[1]), A src-unit: the
 // tile's 16 A positions x B lanes are B whole vectors of the dst (4-byte
@@ -649,6 +670,10 @@ constexpr size_t nt_tiles_threshold_bytes = size_t(32) << 20;
 // A quads (desc.quad_a) of problems below nt_threshold_bytes: only up to
 // this many bytes (src + dst), see jit_reorder_desc_init.
 constexpr size_t quad_cached_max_bytes = size_t(8) << 20;
+
+// Run tiles (desc.run_deal) only from this many bytes (src + dst): within
+// L2 the usual tiles were faster.
+constexpr size_t run_deal_min_bytes = size_t(8) << 20;
 
 // Whether the generator can express `d` (immediates fit, ...); the reason
 // is left as the error message when not.

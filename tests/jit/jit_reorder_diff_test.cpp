@@ -1734,6 +1734,86 @@ void check_flat_b_whole_tiles(cpu_isa_t isa) {
     EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
 }
 
+// Plain 3x3 weights to B-contiguous dst rows (oihw -> OIhw16o16i, ohwi,
+// goihw -> gOIhw16o16i): A = 9 hw, B = i of src stride 9, so a full
+// tile's 16 B rows are one src run of 144 f32, dealt from 9 whole
+// vectors into its 9 dst rows (desc.run_deal). Bit-exact streamed
+// (large) and cached, one B tile per call and a loop of them (ohwi: up to
+// 64), with edge calls (padded O or I: the usual tiles), odd src strides
+// (unaligned loads) and odd dst strides (cached stores in a streaming
+// kernel); not B that is not whole tiles, not other A or types, not
+// within L2 (run_deal_min_bytes), not on AVX2.
+TEST(jit_reorder, RunDealTiles) {
+    struct deal_case_t {
+        std::vector<dim_t> dims;
+        const char *stag, *dtag;
+        bool deal; // on AVX-512
+    };
+    const deal_case_t cases[] = { { { 1024, 768, 3, 3 }, "oihw", "OIhw16o16i", true },
+        { { 512, 512, 3, 3 }, "oihw", "OIhw16o16i", true },  // cached (19 MB)
+        { { 128, 128, 3, 3 }, "oihw", "OIhw16o16i", false }, // in L2: the usual tiles
+        { { 1000, 768, 3, 3 }, "oihw", "OIhw16o16i", true }, // padded O: edge calls
+        { { 256, 760, 3, 3 }, "oihw", "OIhw16o16i", true },  // padded I
+        { { 4, 256, 256, 3, 3 }, "goihw", "gOIhw16o16i", true },
+        { { 1024, 1024, 3, 3 }, "oihw", "ohwi", true }, // 64 tiles per call
+        { { 2560, 48, 3, 3 }, "oihw", "ohwi", true }, { { 8192, 16, 3, 3 }, "oihw", "ohwi", true },
+        { { 64, 1000, 3, 3 }, "oihw", "ohwi", false }, // B not whole tiles
+        { { 64, 64, 1, 3 }, "oihw", "ohwi", false },   // A of 3
+        { { 128, 128, 5, 5 }, "oihw", "OIhw16o16i", false },
+        { { 128, 128, 3, 3 }, "oihw", "OIhw16i16o", false } };
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        const bool zmm = isa == cpu_isa_t::avx512_core;
+        for (const auto &dc : cases) {
+            jit_case_t c = jit_case_t::of(dc.dims, relayout_f32, relayout_f32, dc.stag, dc.dtag);
+            EXPECT_EQ(desc_of(c, isa).run_deal, zmm && dc.deal ? 9 : 0) << c.str();
+            EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+        }
+        jit_case_t c = jit_case_t::of(
+                { 1024, 768, 3, 3 }, relayout_f32, relayout_f32, "oihw", "OIhw16o16i");
+        // Streamed, fenced once in the driver, and each call a block of
+        // (O, I) blocks (12 of the 48 I blocks, baked outside the o loop).
+        const x64::jit_reorder_desc_t d16 = desc_of(c, isa);
+        EXPECT_TRUE(d16.nt) << c.str();
+        if (zmm) {
+            EXPECT_TRUE(d16.fence_in_driver) << c.str();
+            ASSERT_EQ(d16.nloops, 2) << c.str();
+            EXPECT_EQ(d16.loop_n[0], 12) << c.str();
+            EXPECT_EQ(d16.loop_is[0], 144) << c.str();
+            EXPECT_EQ(d16.loop_n[1], 16) << c.str();
+        }
+        // Odd src strides: o rows of 768 x 9 + 3 f32 (the tiles' loads off
+        // the lines).
+        c.sstrides = { 768 * 9 + 3, 9, 3, 1 };
+        EXPECT_EQ(desc_of(c, isa).run_deal, zmm ? 9 : 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+        c.sstrides.clear();
+        // Odd dst strides (ohwi o rows of 1024 x 9 + 5 f32): every call's
+        // dst off the lines, cached stores of a streaming kernel.
+        c = jit_case_t::of({ 1024, 1024, 3, 3 }, relayout_f32, relayout_f32, "oihw", "ohwi");
+        c.dstrides = { 1024 * 9 + 5, 1, 3 * 1024, 1024 };
+        const x64::jit_reorder_desc_t d = desc_of(c, isa);
+        EXPECT_EQ(d.run_deal, zmm ? 9 : 0) << c.str();
+        EXPECT_TRUE(d.nt) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+        // The value path (a src scale) and other types keep their tiles.
+        c = jit_case_t::of({ 128, 128, 3, 3 }, relayout_f32, relayout_f32, "oihw", "OIhw16o16i");
+        c.src_scale_mask = 0;
+        x64::jit_reorder_desc_t ds;
+        case_desc(c, isa, ds);
+        EXPECT_EQ(ds.run_deal, 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+        c.src_scale_mask = -1;
+        c.sdt = c.ddt = relayout_s32;
+        c.dims = { 512, 512, 3, 3 };
+        EXPECT_EQ(desc_of(c, isa).run_deal, zmm ? 9 : 0) << c.str(); // (4-byte bit copy)
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+        c.sdt = c.ddt = relayout_bf16;
+        EXPECT_EQ(desc_of(c, isa).run_deal, 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
+}
+
 // 16o16i blocked weights to plain with a B of 9 to 15 lanes (3x3, 2x5,
 // 3x5): the o loop continues A's src run and is baked innermost
 // (kernel_plan_params_t::a_run_loop, AVX-512), and on AVX-512 the full
