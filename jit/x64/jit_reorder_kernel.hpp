@@ -606,6 +606,11 @@ inline int64_t jit_comp_lanes(const kernel_plan_t &kp) {
 // save the read-for-ownership of every line.
 constexpr size_t nt_threshold_bytes = size_t(48) << 20;
 
+// The streaming size of AVX-512 value conversions to narrower types (f32
+// -> bf16 / f16 / s8 / u8): nt_threshold_bytes, on Intel CPUs 32 MiB
+// (knob RELAYOUT_JIT_CVT_NT_MIB: MiB, on any CPU).
+size_t jit_cvt_nt_threshold(cpu_isa_t isa, const plan_t &p);
+
 // Byte, word and word pair tiles whose dst rows are whole lines stream
 // from this size (src + dst: the L3) on, see jit_tiles_stream_from_l3.
 constexpr size_t nt_tiles_threshold_bytes = size_t(32) << 20;

@@ -1505,6 +1505,60 @@ TEST(jit_reorder, LargeNonTemporal) {
     }
 }
 
+// The streaming size of AVX-512 conversions to narrower types
+// (jit_cvt_nt_threshold): 32 MiB (src + dst) on Intel, 48 MiB elsewhere;
+// knob RELAYOUT_JIT_CVT_NT_MIB, which ctest sets to 48 and 32. Problems of
+// 36-42 MB stream at 32 and stay cached at 48, with what follows the
+// streaming: f32 nchw -> nhwc to s8 (far rows: the half rows on Intel)
+// and to bf16 (the far rows' long calls), nhwc -> nchw to bf16 (two row
+// tiles per call) and to u8, nhwc -> nChw16c to bf16 (the short copy's
+// lines), nchw -> nChw16c to s8 (the A quads, only streamed at that size).
+// Bit copies (f32 nchw -> nhwc, 42 MB) and AVX2 keep 48 MiB. Bit-exact.
+TEST(jit_reorder, CvtStreamSize) {
+    const int knob = getenv_int("RELAYOUT_JIT_CVT_NT_MIB", -1);
+    const size_t mib = knob >= 0 ? size_t(knob) : x64::cpu_is_intel() ? 32 : 48;
+    struct size_case_t {
+        std::vector<dim_t> dims;
+        data_type_t ddt;
+        const char *stag, *dtag;
+    };
+    const size_case_t cases[] = { { { 8, 1024, 32, 32 }, relayout_s8, "nchw", "nhwc" },
+        { { 6, 256, 64, 64 }, relayout_bf16, "nchw", "nhwc" },
+        { { 6, 256, 64, 64 }, relayout_bf16, "nhwc", "nchw" },
+        { { 7, 256, 64, 64 }, relayout_u8, "nhwc", "nchw" },
+        { { 6, 256, 64, 64 }, relayout_bf16, "nhwc", "nChw16c" },
+        { { 7, 256, 64, 64 }, relayout_s8, "nchw", "nChw16c" },
+        { { 5, 256, 64, 64 }, relayout_f32, "nchw", "nhwc" } };
+    uint32_t seed = 4100;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (const size_case_t &sc : cases) {
+            if (isa == cpu_isa_t::avx2 && sc.ddt == relayout_f32) continue;
+            jit_case_t c = jit_case_t::of(sc.dims, relayout_f32, sc.ddt, sc.stag, sc.dtag);
+            size_t n = 1;
+            for (dim_t x : sc.dims)
+                n *= size_t(x);
+            const size_t bytes = n * (4 + data_type_size(sc.ddt));
+            ASSERT_GE(bytes, size_t(32) << 20) << c.str();
+            ASSERT_LT(bytes, x64::nt_threshold_bytes) << c.str();
+            const bool nt =
+                    isa == cpu_isa_t::avx512_core && sc.ddt != relayout_f32 && bytes >= mib << 20;
+            x64::jit_reorder_desc_t d;
+            ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+            EXPECT_EQ(d.nt, nt) << c.str() << " " << x64::isa2str(isa);
+            if (isa == cpu_isa_t::avx512_core && sc.ddt == relayout_s8) {
+                const bool half =
+                        x64::by_vendor(getenv_int("RELAYOUT_JIT_NARROW_HALF", -1), 16, 0) > 0;
+                if (sc.dtag == std::string("nhwc"))
+                    EXPECT_EQ(d.narrow_half != 0, nt && half) << c.str();
+                else
+                    EXPECT_EQ(d.quad_a, nt) << c.str();
+            }
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed)) << x64::isa2str(isa);
+        }
+    }
+}
+
 // Streamed stores need line-aligned addresses: a baked loop whose dst
 // stride is not whole lines (OIhw16i16o -> oihw 5x5: the i loop steps 25
 // f32; a copy of rows 101 f32 apart) must keep its stores
