@@ -5678,6 +5678,22 @@ bool jit_cvt_blocks_inner(cpu_isa_t isa, const plan_t &p) {
            && data_type_size(p.ddt) < 4;
 }
 
+// ... and their tiles' A blocks (kernel_plan_params_t::a_blocks_inner, as
+// the AVX2 tiles take them): hwio -> OIhw4i16o4i f32 -> s8 3x3 read 16 o
+// (one line) of 16 i rows 4 KiB apart x 9 hw 4 MiB apart per call and
+// the next call as many new pages (the I blocks innermost); with the O
+// blocks innermost it reads the next line of the same rows.
+// reorder_bench (Xeon, 2 threads, load 9-13, knob off / on, 4
+// alternated rounds, medians of the rl GB/s ratio; x oneDNN): s8
+// 1024^2x3x3 1.47x (2.2 -> 3.3), 2048^2x3x3 with a scale 1.64x (3.0 ->
+// 4.3), 512^2x3x3 (in L2) 1.03x; hwio -> OIhw8i16o2i bf16 1024^2x3x3
+// 1.48x. Not measured on AMD (fewer pages per call: no host-specific
+// choice). Knob RELAYOUT_JIT_CVT_A_BLOCKS_INNER=0: off.
+bool jit_cvt_a_blocks_inner(cpu_isa_t isa, const plan_t &p) {
+    static const bool on = getenv_int("RELAYOUT_JIT_CVT_A_BLOCKS_INNER", 1) != 0; // experiment knob
+    return on && jit_cvt_blocks_inner(isa, p);
+}
+
 // oihw <-> OIhw8i8o 3x3: 8 o x 8 i x 9 hw = 576 elements (2.3 KiB) per
 // call, 16384 calls for 1024 x 1024; the loop of the I blocks (continuing
 // each o row in the src, or in the dst) then gives a block of its

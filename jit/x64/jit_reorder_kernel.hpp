@@ -371,6 +371,8 @@ bool jit_a_run_split();
 bool jit_copy_blocks_inner();
 // ... and so do AVX-512 copies converting f32 to a narrower type.
 bool jit_cvt_blocks_inner(cpu_isa_t isa, const plan_t &p);
+// ... and the A blocks of their tiles (kernel_plan_params_t::a_blocks_inner).
+bool jit_cvt_a_blocks_inner(cpu_isa_t isa, const plan_t &p);
 
 // kernel_plan_params_t::min_tile_call. Knob RELAYOUT_JIT_MIN_TILE_CALL:
 // elements, 0 = off.

@@ -4233,6 +4233,14 @@ TEST(jit_reorder, YmmShiftNewRows) {
     EXPECT_FALSE(x64::jit_ymm_shift_new_rows(desc_of(c, cpu_isa_t::avx512_core))) << c.str();
 }
 
+// Whether the innermost driver node of `k`'s kernel plan at `at` walks
+// `dim` (o blocks: " d0*16").
+bool driver_innermost(const jit_case_t &k, cpu_isa_t at, const char *dim = " d0*16") {
+    std::string kplan;
+    case_kplan(k, at, kplan);
+    return kplan.find(dim, kplan.rfind('[')) != std::string::npos;
+}
+
 // AVX2 tiles of A split into blocks that continue the src run along A
 // (hwio -> OIhw4i16o4i: A = 16 o, src stride 1) under a driver node
 // jumping a page or more in the src (the i blocks, rows of 4 KiB): the A
@@ -4246,17 +4254,13 @@ TEST(jit_reorder, AvxBlocksInner) {
     if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
     const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
     const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
-    // The innermost driver node walks `dim` (o blocks: " d0*16").
-    auto inner = [&](const jit_case_t &k, cpu_isa_t at, const char *dim = " d0*16") {
-        std::string kplan;
-        case_kplan(k, at, kplan);
-        return kplan.find(dim, kplan.rfind('[')) != std::string::npos;
-    };
     jit_case_t c =
             jit_case_t::of({ 1000, 1000, 3, 3 }, relayout_f32, relayout_s8, "hwio", "OIhw4i16o4i");
-    EXPECT_TRUE(inner(c, isa)) << c.str();
-    if (x64::isa_allowed(cpu_isa_t::avx512_core)) {
-        EXPECT_FALSE(inner(c, cpu_isa_t::avx512_core)) << c.str();
+    EXPECT_TRUE(driver_innermost(c, isa)) << c.str();
+    if (x64::isa_allowed(cpu_isa_t::avx512_core)) { // (conversions: CvtABlocksInner)
+        c.ddt = relayout_f32;
+        EXPECT_FALSE(driver_innermost(c, cpu_isa_t::avx512_core)) << c.str();
+        c.ddt = relayout_s8;
     }
     for (int mask : { -1, 0, 1 }) {
         c.src_scale_mask = mask;
@@ -4265,13 +4269,52 @@ TEST(jit_reorder, AvxBlocksInner) {
     c.src_scale_mask = 0;
     c.dims = { 1024, 200, 2, 5 };
     c.set_comp(s8s8 | zp, 1);
-    EXPECT_TRUE(inner(c, isa)) << c.str();
+    EXPECT_TRUE(driver_innermost(c, isa)) << c.str();
     EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
     c = jit_case_t::of({ 1000, 1000, 3, 3 }, relayout_f32, relayout_f32, "oihw", "hwio");
-    EXPECT_FALSE(inner(c, isa, " d1")) << c.str(); // (the i loop: src stride 9 = A)
+    EXPECT_FALSE(driver_innermost(c, isa, " d1")) << c.str(); // (the i loop: src stride 9 = A)
     c = jit_case_t::of({ 64, 40, 3, 3 }, relayout_f32, relayout_s8, "hwio", "OIhw4i16o4i");
-    EXPECT_FALSE(inner(c, isa)) << c.str(); // i rows of 256 B
+    EXPECT_FALSE(driver_innermost(c, isa)) << c.str(); // i rows of 256 B
     EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+}
+
+// AVX-512 tiles converting f32 to narrower types take the A blocks
+// innermost too (jit_cvt_a_blocks_inner): hwio -> OIhw4i16o4i to s8 / u8
+// and hwio -> OIhw8i16o2i to bf16, padded o and i blocks (1000, 200),
+// scales (common, per o), s8s8 and zero-point compensation (the bf16
+// ones run the 8x8 tiles at avx512_core); not f32 bit copies (kept as they were), short i rows (64
+// x 40: 256 B) nor A not split (oihw -> hwio). Bit-exact.
+TEST(jit_reorder, CvtABlocksInner) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    uint32_t seed = 4300;
+    for (data_type_t ddt : { relayout_s8, relayout_u8, relayout_bf16 }) {
+        jit_case_t c = jit_case_t::of({ 1000, 1000, 3, 3 }, relayout_f32, ddt, "hwio",
+                ddt == relayout_bf16 ? "OIhw8i16o2i" : "OIhw4i16o4i");
+        EXPECT_TRUE(driver_innermost(c, isa)) << c.str();
+        for (int mask : { -1, 0, 1 }) {
+            c.src_scale_mask = mask;
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed)) << c.str();
+        }
+        c.ddt = relayout_f32;
+        c.src_scale_mask = -1;
+        EXPECT_FALSE(driver_innermost(c, isa)) << c.str();
+        c.ddt = ddt;
+        c.dims = { 64, 40, 3, 3 };
+        EXPECT_FALSE(driver_innermost(c, isa)) << c.str(); // i rows of 256 B
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed)) << c.str();
+    }
+    jit_case_t c =
+            jit_case_t::of({ 1024, 200, 2, 5 }, relayout_f32, relayout_s8, "hwio", "OIhw4i16o4i");
+    c.src_scale_mask = 0;
+    c.set_comp(relayout_extra_flag_compensation_conv_s8s8
+                       | relayout_extra_flag_compensation_conv_asymmetric_src,
+            1);
+    EXPECT_TRUE(driver_innermost(c, isa)) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed)) << c.str();
+    c = jit_case_t::of({ 1000, 1000, 3, 3 }, relayout_f32, relayout_s8, "oihw", "hwio");
+    EXPECT_FALSE(driver_innermost(c, isa, " d1")) << c.str(); // (the i loop: src stride 9 = A)
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed)) << c.str();
 }
 
 // Not under B's own blocks (ab -> ba, src rows of 16 KiB: the B blocks
