@@ -524,10 +524,12 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     // src or dst. hwio -> OIhw4i16o4i f32 -> s8 1024x1024x3x3, x oneDNN,
     // AVX2 on both sides, 2 rounds interleaved, busy: single-thread 0.43 /
     // 0.42 -> 1.10 / 1.02, 2 threads 0.50 / 0.54 -> 0.82 / 1.04. Knob
-    // RELAYOUT_JIT_A_BLOCKS_INNER=0: off.
+    // RELAYOUT_JIT_A_BLOCKS_INNER=0: off. AVX-512 conversions of f32 to
+    // narrower types too (jit_cvt_a_blocks_inner).
     static const bool blocks_inner = getenv_int("RELAYOUT_JIT_A_BLOCKS_INNER", 1) != 0; // knob
-    prm.a_blocks_inner = isa == cpu_isa_t::avx2 && blocks_inner
-                         && (data_type_size(p.sdt) == 4 || data_type_size(p.ddt) == 4);
+    prm.a_blocks_inner = (isa == cpu_isa_t::avx2 && blocks_inner
+                                 && (data_type_size(p.sdt) == 4 || data_type_size(p.ddt) == 4))
+                         || jit_cvt_a_blocks_inner(isa, p);
     // AVX-512 f32 bit copies: tiny tile calls take a block of the next
     // loop (jit_min_tile_call).
     if (zmm_dword_copy) prm.min_tile_call = jit_min_tile_call();

@@ -5929,6 +5929,22 @@ bool jit_cvt_blocks_inner(cpu_isa_t isa, const plan_t &p) {
            && data_type_size(p.ddt) < 4;
 }
 
+// ... and their tiles' A blocks (kernel_plan_params_t::a_blocks_inner, as
+// the AVX2 tiles take them): hwio -> OIhw4i16o4i f32 -> s8 3x3 read 16 o
+// (one line) of 16 i rows 4 KiB apart x 9 hw 4 MiB apart per call and
+// the next call as many new pages (the I blocks innermost); with the O
+// blocks innermost it reads the next line of the same rows.
+// reorder_bench (Xeon, 2 threads, load 9-13, knob off / on, 4
+// alternated rounds, medians of the rl GB/s ratio; x oneDNN): s8
+// 1024^2x3x3 1.47x (2.2 -> 3.3), 2048^2x3x3 with a scale 1.64x (3.0 ->
+// 4.3), 512^2x3x3 (in L2) 1.03x; hwio -> OIhw8i16o2i bf16 1024^2x3x3
+// 1.48x. Not measured on AMD (fewer pages per call: no host-specific
+// choice). Knob RELAYOUT_JIT_CVT_A_BLOCKS_INNER=0: off.
+bool jit_cvt_a_blocks_inner(cpu_isa_t isa, const plan_t &p) {
+    static const bool on = getenv_int("RELAYOUT_JIT_CVT_A_BLOCKS_INNER", 1) != 0; // experiment knob
+    return on && jit_cvt_blocks_inner(isa, p);
+}
+
 // oihw <-> OIhw8i8o 3x3: 8 o x 8 i x 9 hw = 576 elements (2.3 KiB) per
 // call, 16384 calls for 1024 x 1024; the loop of the I blocks (continuing
 // each o row in the src, or in the dst) then gives a block of its
@@ -6249,15 +6265,33 @@ namespace {
 // reorder_bench, knob on / off, interleaved, % of a copy: bf16 44-55 ->
 // 82-99, f16 57-60 -> 86-89; ARCHITECTURE §11). Experiment knob
 // RELAYOUT_JIT_NARROW_FAR2: 0 off, 1 on except on Intel, 2 on.
-dim_t narrow_far_rows_lanes(const plan_t &p, dim_t lanes, size_t bytes) {
+dim_t narrow_far_rows_lanes(cpu_isa_t isa, const plan_t &p, dim_t lanes, size_t bytes) {
     static const int knob = getenv_int("RELAYOUT_JIT_NARROW_FAR2", 1);
     static const bool two = knob == 2 || (knob == 1 && !cpu_is_intel());
-    if (two && lanes == 32 && data_type_size(p.sdt) == 4 && bytes >= nt_threshold_bytes)
+    if (two && lanes == 32 && data_type_size(p.sdt) == 4 && bytes >= jit_cvt_nt_threshold(isa, p))
         return 2 * lanes;
     return lanes;
 }
 
 } // namespace
+
+// AVX-512 value conversions to narrower types (f32 -> bf16 / f16 / s8 /
+// u8) stream from 32 MiB (src + dst) on Intel CPUs, not from
+// nt_threshold_bytes (1.5x an AMD host's 32 MiB L3): on the Xeon (480 MiB
+// L3 shared with other tenants) the cached stores of 36-42 MB problems
+// missed (read for ownership) as soon as the other tenants were busy,
+// while the streamed kernels (and what comes with them: the half rows,
+// two row tiles per call of near rows, the far rows' long calls, the A
+// quads) held. reorder_bench, 2 threads, main / this, alternated rounds,
+// medians (ARCHITECTURE §11, Vendor gates). Not measured on AMD: there
+// the 48 MiB stay. Knob RELAYOUT_JIT_CVT_NT_MIB: MiB, on any CPU.
+size_t jit_cvt_nt_threshold(cpu_isa_t isa, const plan_t &p) {
+    static const int knob = getenv_int("RELAYOUT_JIT_CVT_NT_MIB", -1);
+    if (vector_isa(isa) != cpu_isa_t::avx512_core || p.bit_copy
+            || data_type_size(p.ddt) >= data_type_size(p.sdt))
+        return nt_threshold_bytes;
+    return size_t(by_vendor(knob, 32, int(nt_threshold_bytes >> 20))) << 20;
+}
 
 // Streamed narrow rows of 4-byte srcs whose rows are a page or more apart
 // (f32 nchw -> nhwc to bf16 / f16 / s8 / u8): calls of 4096 A positions
@@ -6282,7 +6316,7 @@ dim_t jit_narrow_far_rows_plane(cpu_isa_t isa, const plan_t &p) {
     const size_t bytes = size_t(p.nelems()) * (data_type_size(p.sdt) + data_type_size(p.ddt));
     // B of a narrow row tile at least (a dst line: not the 16-lane blocks
     // of the A pairs and quads).
-    if (data_type_size(p.sdt) != 4 || B.is * 4 < 4096 || bytes < nt_threshold_bytes
+    if (data_type_size(p.sdt) != 4 || B.is * 4 < 4096 || bytes < jit_cvt_nt_threshold(isa, p)
             || B.n * (dim_t)data_type_size(p.ddt) < 64)
         return 0;
     return std::min(lanes, B.n) * knob;
@@ -6319,12 +6353,12 @@ dim_t jit_narrow_rows_lanes(cpu_isa_t isa, const plan_t &p) {
     // (C = 128: 83 -> 92, C = 512: 70 -> 83); cached ones lost (C = 256,
     // 25 MB: 55 -> 44, 10 MB: 48 -> 40).
     const size_t bytes = size_t(p.nelems()) * (data_type_size(p.sdt) + data_type_size(p.ddt));
-    if (row >= 4096) return narrow_far_rows_lanes(p, lanes, bytes);
+    if (row >= 4096) return narrow_far_rows_lanes(isa, p, lanes, bytes);
     dim_t a = 0; // the src-contiguous node's extent (A), calls of 32 x A
     for (const node_t &k : p.nodes)
         if (k.is == 1 && k.os != 1) a = std::max(a, k.n);
     if (row < 128 || lanes != 32 || a < 128) return 0;
-    return bytes >= nt_threshold_bytes ? 2 * lanes : lanes;
+    return bytes >= jit_cvt_nt_threshold(isa, p) ? 2 * lanes : lanes;
 }
 
 namespace {
@@ -7020,7 +7054,7 @@ void jit_reorder_desc_init(
     const size_t bytes = size_t(p.nelems()) * (data_type_size(p.sdt) + data_type_size(p.ddt));
     const size_t nt_min = kp.strategy == kernel_strategy_t::interleave && data_type_size(p.ddt) == 1
                                   ? nt_threshold_bytes / 2
-                                  : nt_threshold_bytes;
+                                  : jit_cvt_nt_threshold(isa, p);
     d.nt = bytes >= nt_min && !p.s8s8_comp && !p.zp_comp && p.beta == 0.f;
     // (Byte and word tiles lower the size once they are chosen below:
     // jit_tiles_stream_from_l3.)

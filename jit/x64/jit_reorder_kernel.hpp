@@ -406,6 +406,8 @@ bool jit_a_run_split();
 bool jit_copy_blocks_inner();
 // ... and so do AVX-512 copies converting f32 to a narrower type.
 bool jit_cvt_blocks_inner(cpu_isa_t isa, const plan_t &p);
+// ... and the A blocks of their tiles (kernel_plan_params_t::a_blocks_inner).
+bool jit_cvt_a_blocks_inner(cpu_isa_t isa, const plan_t &p);
 
 // kernel_plan_params_t::min_tile_call. Knob RELAYOUT_JIT_MIN_TILE_CALL:
 // elements, 0 = off.
@@ -662,6 +664,11 @@ inline int64_t jit_comp_lanes(const kernel_plan_t &kp) {
 // dst cannot stay in the last-level cache anyway, and streaming stores
 // save the read-for-ownership of every line.
 constexpr size_t nt_threshold_bytes = size_t(48) << 20;
+
+// The streaming size of AVX-512 value conversions to narrower types (f32
+// -> bf16 / f16 / s8 / u8): nt_threshold_bytes, on Intel CPUs 32 MiB
+// (knob RELAYOUT_JIT_CVT_NT_MIB: MiB, on any CPU).
+size_t jit_cvt_nt_threshold(cpu_isa_t isa, const plan_t &p);
 
 // Byte, word and word pair tiles whose dst rows are whole lines stream
 // from this size (src + dst: the L3) on, see jit_tiles_stream_from_l3.

@@ -1505,6 +1505,60 @@ TEST(jit_reorder, LargeNonTemporal) {
     }
 }
 
+// The streaming size of AVX-512 conversions to narrower types
+// (jit_cvt_nt_threshold): 32 MiB (src + dst) on Intel, 48 MiB elsewhere;
+// knob RELAYOUT_JIT_CVT_NT_MIB, which ctest sets to 48 and 32. Problems of
+// 36-42 MB stream at 32 and stay cached at 48, with what follows the
+// streaming: f32 nchw -> nhwc to s8 (far rows: the half rows on Intel)
+// and to bf16 (the far rows' long calls), nhwc -> nchw to bf16 (two row
+// tiles per call) and to u8, nhwc -> nChw16c to bf16 (the short copy's
+// lines), nchw -> nChw16c to s8 (the A quads, only streamed at that size).
+// Bit copies (f32 nchw -> nhwc, 42 MB) and AVX2 keep 48 MiB. Bit-exact.
+TEST(jit_reorder, CvtStreamSize) {
+    const int knob = getenv_int("RELAYOUT_JIT_CVT_NT_MIB", -1);
+    const size_t mib = knob >= 0 ? size_t(knob) : x64::cpu_is_intel() ? 32 : 48;
+    struct size_case_t {
+        std::vector<dim_t> dims;
+        data_type_t ddt;
+        const char *stag, *dtag;
+    };
+    const size_case_t cases[] = { { { 8, 1024, 32, 32 }, relayout_s8, "nchw", "nhwc" },
+        { { 6, 256, 64, 64 }, relayout_bf16, "nchw", "nhwc" },
+        { { 6, 256, 64, 64 }, relayout_bf16, "nhwc", "nchw" },
+        { { 7, 256, 64, 64 }, relayout_u8, "nhwc", "nchw" },
+        { { 6, 256, 64, 64 }, relayout_bf16, "nhwc", "nChw16c" },
+        { { 7, 256, 64, 64 }, relayout_s8, "nchw", "nChw16c" },
+        { { 5, 256, 64, 64 }, relayout_f32, "nchw", "nhwc" } };
+    uint32_t seed = 4100;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (const size_case_t &sc : cases) {
+            if (isa == cpu_isa_t::avx2 && sc.ddt == relayout_f32) continue;
+            jit_case_t c = jit_case_t::of(sc.dims, relayout_f32, sc.ddt, sc.stag, sc.dtag);
+            size_t n = 1;
+            for (dim_t x : sc.dims)
+                n *= size_t(x);
+            const size_t bytes = n * (4 + data_type_size(sc.ddt));
+            ASSERT_GE(bytes, size_t(32) << 20) << c.str();
+            ASSERT_LT(bytes, x64::nt_threshold_bytes) << c.str();
+            const bool nt =
+                    isa == cpu_isa_t::avx512_core && sc.ddt != relayout_f32 && bytes >= mib << 20;
+            x64::jit_reorder_desc_t d;
+            ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+            EXPECT_EQ(d.nt, nt) << c.str() << " " << x64::isa2str(isa);
+            if (isa == cpu_isa_t::avx512_core && sc.ddt == relayout_s8) {
+                const bool half =
+                        x64::by_vendor(getenv_int("RELAYOUT_JIT_NARROW_HALF", -1), 16, 0) > 0;
+                if (sc.dtag == std::string("nhwc"))
+                    EXPECT_EQ(d.narrow_half != 0, nt && half) << c.str();
+                else
+                    EXPECT_EQ(d.quad_a, nt) << c.str();
+            }
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed)) << x64::isa2str(isa);
+        }
+    }
+}
+
 // Streamed stores need line-aligned addresses: a baked loop whose dst
 // stride is not whole lines (OIhw16i16o -> oihw 5x5: the i loop steps 25
 // f32; a copy of rows 101 f32 apart) must keep its stores
@@ -4341,6 +4395,14 @@ TEST(jit_reorder, YmmShiftNewRows) {
     EXPECT_FALSE(x64::jit_ymm_shift_new_rows(desc_of(c, cpu_isa_t::avx512_core))) << c.str();
 }
 
+// Whether the innermost driver node of `k`'s kernel plan at `at` walks
+// `dim` (o blocks: " d0*16").
+bool driver_innermost(const jit_case_t &k, cpu_isa_t at, const char *dim = " d0*16") {
+    std::string kplan;
+    case_kplan(k, at, kplan);
+    return kplan.find(dim, kplan.rfind('[')) != std::string::npos;
+}
+
 // AVX2 tiles of A split into blocks that continue the src run along A
 // (hwio -> OIhw4i16o4i: A = 16 o, src stride 1) under a driver node
 // jumping a page or more in the src (the i blocks, rows of 4 KiB): the A
@@ -4354,17 +4416,13 @@ TEST(jit_reorder, AvxBlocksInner) {
     if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
     const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
     const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
-    // The innermost driver node walks `dim` (o blocks: " d0*16").
-    auto inner = [&](const jit_case_t &k, cpu_isa_t at, const char *dim = " d0*16") {
-        std::string kplan;
-        case_kplan(k, at, kplan);
-        return kplan.find(dim, kplan.rfind('[')) != std::string::npos;
-    };
     jit_case_t c =
             jit_case_t::of({ 1000, 1000, 3, 3 }, relayout_f32, relayout_s8, "hwio", "OIhw4i16o4i");
-    EXPECT_TRUE(inner(c, isa)) << c.str();
-    if (x64::isa_allowed(cpu_isa_t::avx512_core)) {
-        EXPECT_FALSE(inner(c, cpu_isa_t::avx512_core)) << c.str();
+    EXPECT_TRUE(driver_innermost(c, isa)) << c.str();
+    if (x64::isa_allowed(cpu_isa_t::avx512_core)) { // (conversions: CvtABlocksInner)
+        c.ddt = relayout_f32;
+        EXPECT_FALSE(driver_innermost(c, cpu_isa_t::avx512_core)) << c.str();
+        c.ddt = relayout_s8;
     }
     for (int mask : { -1, 0, 1 }) {
         c.src_scale_mask = mask;
@@ -4373,13 +4431,52 @@ TEST(jit_reorder, AvxBlocksInner) {
     c.src_scale_mask = 0;
     c.dims = { 1024, 200, 2, 5 };
     c.set_comp(s8s8 | zp, 1);
-    EXPECT_TRUE(inner(c, isa)) << c.str();
+    EXPECT_TRUE(driver_innermost(c, isa)) << c.str();
     EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
     c = jit_case_t::of({ 1000, 1000, 3, 3 }, relayout_f32, relayout_f32, "oihw", "hwio");
-    EXPECT_FALSE(inner(c, isa, " d1")) << c.str(); // (the i loop: src stride 9 = A)
+    EXPECT_FALSE(driver_innermost(c, isa, " d1")) << c.str(); // (the i loop: src stride 9 = A)
     c = jit_case_t::of({ 64, 40, 3, 3 }, relayout_f32, relayout_s8, "hwio", "OIhw4i16o4i");
-    EXPECT_FALSE(inner(c, isa)) << c.str(); // i rows of 256 B
+    EXPECT_FALSE(driver_innermost(c, isa)) << c.str(); // i rows of 256 B
     EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+}
+
+// AVX-512 tiles converting f32 to narrower types take the A blocks
+// innermost too (jit_cvt_a_blocks_inner): hwio -> OIhw4i16o4i to s8 / u8
+// and hwio -> OIhw8i16o2i to bf16, padded o and i blocks (1000, 200),
+// scales (common, per o), s8s8 and zero-point compensation (the bf16
+// ones run the 8x8 tiles at avx512_core); not f32 bit copies (kept as they were), short i rows (64
+// x 40: 256 B) nor A not split (oihw -> hwio). Bit-exact.
+TEST(jit_reorder, CvtABlocksInner) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    uint32_t seed = 4300;
+    for (data_type_t ddt : { relayout_s8, relayout_u8, relayout_bf16 }) {
+        jit_case_t c = jit_case_t::of({ 1000, 1000, 3, 3 }, relayout_f32, ddt, "hwio",
+                ddt == relayout_bf16 ? "OIhw8i16o2i" : "OIhw4i16o4i");
+        EXPECT_TRUE(driver_innermost(c, isa)) << c.str();
+        for (int mask : { -1, 0, 1 }) {
+            c.src_scale_mask = mask;
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed)) << c.str();
+        }
+        c.ddt = relayout_f32;
+        c.src_scale_mask = -1;
+        EXPECT_FALSE(driver_innermost(c, isa)) << c.str();
+        c.ddt = ddt;
+        c.dims = { 64, 40, 3, 3 };
+        EXPECT_FALSE(driver_innermost(c, isa)) << c.str(); // i rows of 256 B
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed)) << c.str();
+    }
+    jit_case_t c =
+            jit_case_t::of({ 1024, 200, 2, 5 }, relayout_f32, relayout_s8, "hwio", "OIhw4i16o4i");
+    c.src_scale_mask = 0;
+    c.set_comp(relayout_extra_flag_compensation_conv_s8s8
+                       | relayout_extra_flag_compensation_conv_asymmetric_src,
+            1);
+    EXPECT_TRUE(driver_innermost(c, isa)) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed)) << c.str();
+    c = jit_case_t::of({ 1000, 1000, 3, 3 }, relayout_f32, relayout_s8, "oihw", "hwio");
+    EXPECT_FALSE(driver_innermost(c, isa, " d1")) << c.str(); // (the i loop: src stride 9 = A)
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed)) << c.str();
 }
 
 // Not under B's own blocks (ab -> ba, src rows of 16 KiB: the B blocks
