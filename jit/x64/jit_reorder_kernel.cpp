@@ -5992,17 +5992,18 @@ bool jit_ymm_packed_rows(const jit_reorder_desc_t &d, bool nt) {
 }
 
 // An sfence at the end of each call waits for the call's streaming stores
-// to drain before the next call's loads can overlap them; the short calls
-// of the flattened tiles (3x3 to oihw: 9 KiB of src) lost most to it.
-// Single thread, quad loads on, medians of 7 interleaved, % of a copy:
-// 2048x2048x3x3 to oihw 80 -> 91, 1024x1024x5x5 75 -> 87, oihw ->
-// OIhw16i16o 1024x1024x4x4 106 -> 110 (without quad loads: 71 -> 75 for
-// 3x3, the others even).
+// to drain before the next call's loads can overlap them. Every streamed
+// kernel leaves it to the driver, which fences each thread once after its
+// last call. First for the short calls of the flattened tiles (3x3 to
+// oihw: 9 KiB of src; single thread, quad loads on, medians of 7
+// interleaved, % of a copy: 2048x2048x3x3 to oihw 80 -> 91, 1024x1024x5x5
+// 75 -> 87) and the run tiles (single thread 1.20x); then for all (Xeon,
+// 2 threads, 3 alternated rounds: 1024x1024x3x3 OIhw16o16i -> oihw 39 ->
+// 50 GB/s, x oneDNN 0.95 -> 1.19-1.36; the other streamed f32 rows even
+// to 1.02x). Knob RELAYOUT_JIT_CALL_FENCE=1: per call again.
 bool jit_fence_in_driver(const jit_reorder_desc_t &d) {
     static const bool per_call = getenv_int("RELAYOUT_JIT_CALL_FENCE", 0) != 0; // experiment knob
-    static const bool deal = getenv_int("RELAYOUT_JIT_RUN_FENCE", 1) != 0;      // experiment knob
-    return !per_call && d.nt
-           && (d.quad_ld || d.flat_pairs || (deal && d.run_deal)); // (calls of 2-5 KiB: flat_pairs)
+    return !per_call && d.nt;
 }
 
 // The general copy loops over a call's run with run-time bounds and ends

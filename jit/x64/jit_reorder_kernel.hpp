@@ -428,9 +428,9 @@ bool jit_ymm_shift_new_rows(const jit_reorder_desc_t &d);
 // and runs as a full tile. Knob RELAYOUT_JIT_YMM_SHIFT_B=0: off.
 bool jit_ymm_shift_b(const jit_reorder_desc_t &d);
 
-// desc.fence_in_driver: streamed kernels of the quad-loading flattened
-// tiles (desc.quad_ld), whose calls are short (2048x2048x3x3 to oihw: 18
-// KiB each). Knob RELAYOUT_JIT_CALL_FENCE=1: an sfence per call again.
+// desc.fence_in_driver: every streamed kernel (desc.nt) ends its calls
+// without an sfence; the driver fences each thread once after its last
+// call. Knob RELAYOUT_JIT_CALL_FENCE=1: an sfence per call again.
 bool jit_fence_in_driver(const jit_reorder_desc_t &d);
 
 // desc.short_copy: the copy strategy under baked loops with a run of at
