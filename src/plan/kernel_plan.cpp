@@ -310,9 +310,8 @@ status_t kernel_plan_create(
     // nhwc), when the loop innermost is a blocked dim's too (not the
     // spatial loop of nhwc -> nChw16c under its C blocks: weights with
     // both dims blocked), of far dst rows (a page or more) under a run
-    // baked whole of
-    // whole lines (runs of 8 f32, OIhw8o8i -> ohwi, then store each dst
-    // line in halves far apart: hwio -> OIhw8i8o lost, 1.3 -> 0.9x oneDNN).
+    // baked whole of whole lines (runs of 8 f32 store each dst line in
+    // halves far apart: hwio -> OIhw8i8o lost, 1.3 -> 0.9x oneDNN).
     const dim_t dsz = (dim_t)data_type_size(p.ddt);
     auto blocked = [&](const kloop_t &l) {
         return l.dim >= 0 && std::count_if(nodes.begin(), nodes.end(), [&](const node_t &n) {
