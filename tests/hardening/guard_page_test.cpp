@@ -392,7 +392,7 @@ std::vector<problem_t> problems() {
             [] {
                 return strided({ 4130, 2148 }, dt::bf16, { 1, 4160 });
             });
-    // ... and of dst rows 512 B to a page apart (jit_word_near_rows64, nchw
+    // ... and of dst rows 512 B to a page apart (jit_word_rows64, nchw
     // -> nhwc): the last call's 8 channels (32-bit tiles, not staged) end
     // at the src's guard page, the last position's 200 at the dst's.
     add(

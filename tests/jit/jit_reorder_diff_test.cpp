@@ -3293,7 +3293,7 @@ TEST(jit_reorder, WordRows64) {
 }
 
 // ... and so do those whose dst rows are 512 B to a page apart (bf16
-// nchw -> nhwc from 256 channels, jit_word_near_rows64): 32 MiB exactly,
+// nchw -> nhwc from 256 channels, jit_word_rows64): 32 MiB exactly,
 // an A of 97 x 113 (partial calls, groups and A tiles), 200 channels
 // into nhwc rows of 256 (three calls of 64 lanes, then 8 on the 32-bit
 // tiles). Bit-exact, and the rule on AVX-512 only: not for dst rows not
