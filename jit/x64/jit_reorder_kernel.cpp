@@ -634,7 +634,6 @@ private:
     void gen_ymm_b16_tile(int64_t osA, int64_t ssA, int64_t dsA);
     void gen_ymm_pad_b_tile(int64_t osA);
     void gen_ymm_b16_outer();
-    void gen_f32_line_pair(int64_t osA, const std::function<int64_t(int)> &row_disp);
     void gen_f32_line_pair_regs(int64_t osA, const std::function<int64_t(int)> &row_disp);
     std::array<int, 16> transpose_tile_pool(std::deque<int> &pool);
     void gen_b_outer_pair(int64_t osA, const std::function<int64_t(int)> &row_disp);
@@ -3457,11 +3456,7 @@ void reorder_gen_t::gen_transpose() {
         L(lno);
     }
     // 16x16 tiles: whole dst lines streamed.
-    if (d_.f32_lines && z_)
-        tile_pair([&] {
-            d_.f32_line_regs ? gen_f32_line_pair_regs(osA, row_disp)
-                             : gen_f32_line_pair(osA, row_disp);
-        });
+    if (d_.f32_lines && z_) tile_pair([&] { gen_f32_line_pair_regs(osA, row_disp); });
     // 8x16 tiles (AVX2): the same, lines of two ymm.
     if (d_.f32_lines && !z_) tile_pair([&] { gen_ymm_f32_line_pair(osA); });
     // Near B src rows: two B tiles per A tile (b_outer_pairs) where the
@@ -3898,54 +3893,9 @@ void reorder_gen_t::gen_ymm_pad_b_tile(int64_t osA) {
 // the stack rows or without the scratch rows ~53-54 each; the scratch
 // kept in L1, the valignd and its scratch load dropped, heads and
 // middles stored row by row, and pf_row 512 / 1024 were even. Each tile
-// prefetches its src rows as the full tiles do. rax a0, rcx src tile, rdx dst tile; r13, r14, k7,
-// zmm tb_ and tb_ + 1 are clobbered.
-void reorder_gen_t::gen_f32_line_pair(int64_t osA, const std::function<int64_t(int)> &row_disp) {
-    const Zmm t(tb_), r(tb_ + 1);
-    auto lanes_of = [&](int a) { return f32_pair_lanes(a); };
-    auto first = [&](int a) { return ptr[rsp + buf_stage + 64 * a]; };
-    stores_streamed_or_cached(true, [&](bool stream, const Label &done) {
-        if (!stream) return f32_pair_cached(osA, row_disp);
-        f32_pair_tile(0, row_disp);
-        for (int a = 0; a < 16; ++a)
-            vmovups(first(a), Zmm(a));
-        mov(r13, rax);
-        shl(r13, 6);
-        add(r13, qword[rsp + s_lines]);
-        // Head lines, before the second tile is loaded: whole after a
-        // previous row (a pair before, or the previous call's: lines_io
-        // bit 0), else partial.
-        Label lwhole, lpartial, lheads;
-        f32_pair_heads_branch(lwhole, lpartial);
-        L(lwhole);
-        for (int a = 0; a < 16; ++a) {
-            const int m = lanes_of(a);
-            if (m == 0) continue;
-            valignd(t, Zmm(a), ptr[r13 + 64 * a], 16 - m); // previous row's last m lanes first
-            vmovntps(ptr[rdx + a * osA - 4 * m], t);
-        }
-        jmp(lheads, T_NEAR);
-        L(lpartial);
-        f32_pair_partial_heads(osA, r);
-        L(lheads);
-        f32_pair_tile(1, row_disp);
-        // Middle lines, and the second tile to the scratch.
-        for (int a = 0; a < 16; ++a) {
-            const int m = lanes_of(a);
-            if (m == 0) {
-                vmovups(t, first(a));
-                vmovntps(ptr[rdx + a * osA], t);
-                vmovntps(ptr[rdx + a * osA + 64], Zmm(a));
-                continue;
-            }
-            valignd(t, Zmm(a), first(a), 16 - m);
-            vmovntps(ptr[rdx + a * osA + 4 * (16 - m)], t);
-            vmovups(ptr[r13 + 64 * a], Zmm(a));
-        }
-        f32_pair_tails(
-                osA, done, [](int a) { return Zmm(a); }, r);
-    });
-}
+// prefetches its src rows as the full tiles do. These figures are the
+// first version's, which parked the first tile's rows on the stack; the
+// kernel is now gen_f32_line_pair_regs (below), the only AVX-512 one.
 
 // The first tile of a pair (h = 0) or the second: its src rows
 // prefetched along A (pf_row), loaded into zmm 0 .. 15 and transposed
@@ -4178,8 +4128,8 @@ std::array<int, 16> reorder_gen_t::transpose_tile_pool(std::deque<int> &pool) {
     return out;
 }
 
-// The f32 line pairs of gen_f32_line_pair with every streamed line
-// assembled in registers (d_.f32_line_regs, see jit_f32_line_regs). Rows
+// The f32 line pairs (described above) with every streamed line
+// assembled in registers. Rows
 // a and 16 - a of an A tile start m and 16 - m lanes into a line (m = a *
 // os[0] mod 16; 0 and 0, or 8 and 8), so the lanes of the first tile that
 // their middle lines need (row a's last m, row 16 - a's last 16 - m) fill
@@ -4192,7 +4142,7 @@ std::array<int, 16> reorder_gen_t::transpose_tile_pool(std::deque<int> &pool) {
 // heads, the rotated row serving both its head (middle) line and the
 // packed register. Rows of m = 0 are whole lines. Per pair of rows two
 // valignd, as before, and four masked moves; no stack rows, half the
-// scratch. The cached version (calls not aligned) is gen_f32_line_pair's.
+// scratch. Calls not aligned store cached (f32_pair_cached).
 void reorder_gen_t::gen_f32_line_pair_regs(
         int64_t osA, const std::function<int64_t(int)> &row_disp) {
     auto top_lanes = [&](int m) { // k7: lanes 16 - m .. 15
@@ -6715,12 +6665,6 @@ bool jit_f32_line_pairs(const jit_reorder_desc_t &d) {
            && fits32(64 * d.n[0]);
 }
 
-// ab -> ba 8191 x 8192: the line pairs' rows in registers (see
-// gen_f32_line_pair_regs).
-bool jit_f32_line_regs(const jit_reorder_desc_t &d) {
-    return d.isa == cpu_isa_t::avx512_core;
-}
-
 // ab -> ba 8191 x 8192 under the AVX2 cap (cached 8x8 tiles: half lines,
 // each read for ownership). Single-thread, best of 5 interleaved, % of a
 // streaming copy: 8191 x 8192 21 -> 47, 8190 x 8192 22 -> 45, 4095 x 4096
@@ -7095,7 +7039,6 @@ void jit_reorder_desc_init(
     d.ymm_b16_pf = jit_ymm_b16_near_rows(d, kp);
     d.byte_pfw = jit_byte_dst_prefetch(d, p);
     d.f32_lines = jit_f32_line_pairs(d);
-    d.f32_line_regs = d.f32_lines && jit_f32_line_regs(d);
     d.pad_b = jit_pad_b_tiles(d, p, kp);
     if (jit_ymm_f32_line_pairs(d, isa, nt_lines)) d.f32_lines = d.nt = true;
     d.ymm_small = jit_ymm_small_tiles(d, isa);

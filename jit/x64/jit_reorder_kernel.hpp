@@ -57,8 +57,8 @@ struct jit_call_args_t {
     // call continues the previous one (the scratch holds its rows), bit 1:
     // the next call continues this one (leave the rows' tails there).
     // 0 is always correct (every call writes its partial lines).
-    // desc.f32_line_regs uses the first half, two rows' tails packed per
-    // 64 bytes.
+    // The AVX-512 line pairs use the first half, two rows' tails packed
+    // per 64 bytes.
     void *lines;
     int64_t lines_io;
 };
@@ -272,10 +272,6 @@ struct jit_reorder_desc_t {
     // caller's scratch from call to call (jit_call_args_t::lines). See
     // jit_f32_line_pairs.
     bool f32_lines;
-    // The AVX-512 f32 line pairs with every dst line assembled in
-    // registers (no stack rows; the carried rows packed two to a
-    // register). See jit_f32_line_regs.
-    bool f32_line_regs;
     // Interleaves to bytes with a short A (3x3 filters, oihw ->
     // OIhw4i16o4i: A = 9 hw, 4 folded i lanes of src stride 9, the baked
     // loop over i quads): each of the call's 16 B src rows is one
@@ -521,10 +517,6 @@ int jit_f32_dst_prefetch(const jit_reorder_desc_t &d);
 // are whole pairs of B tiles (32 lanes, or a multiple), tiles A-outer (not
 // b_outer), no baked loop, no other tile variant.
 bool jit_f32_line_pairs(const jit_reorder_desc_t &d);
-// desc.f32_line_regs: the AVX-512 f32 line pairs (desc.f32_lines) keep the
-// first tile's rows in registers through the second tile's transpose and
-// carry the rows between calls packed two to a register.
-bool jit_f32_line_regs(const jit_reorder_desc_t &d);
 // desc.f32_lines on AVX2 (8x16 tile pairs, lines of two ymm): transposes
 // on the ymm tiles of `isa` AVX2 that would stream (`nt`: large; the desc
 // itself keeps such half-line tiles cached), are otherwise those of
