@@ -653,6 +653,7 @@ private:
     void gen_flat_bytes();
     void flat_bytes_stage_row(int o, int64_t stage_row);
     void gen_run_deal();
+    void gen_o8_chunks();
     void run_deal_init();
     void deal3(const int in[3], const int out[3]);
     Label c_deal3_; // gen_run_deal: lane i of row c takes element 3 i + c
@@ -4511,6 +4512,48 @@ void reorder_gen_t::gen_run_deal() {
     });
 }
 
+// Chunk lines (d_.o8_chunks = A, see jit_o8_chunks): a block's 8 o rows
+// (in_is apart) are runs of 8 A columns, column c = i A + hw. Chunk k
+// (columns 8 k .. 8 k + 7) of rows r and r + 4 goes into the two halves
+// of P[r] (a ymm load, a 256-bit insert); the 4 x 4 transposes within
+// the 128-bit lanes of P[0..3] leave column 8 k + j in Q[k][j % 4],
+// lanes h and h + 2 (h = j / 4: o 0-3 and 4-7). Dst line (hw, t) holds
+// columns 2 t A + hw and the one A on: one 128-bit lane shuffle of their
+// two Q. Each line is stored once the chunk of its second column is in;
+// the Q of the chunks still needed (W) rotate through zmm 0 .. 4 W - 1.
+void reorder_gen_t::gen_o8_chunks() {
+    const int A = d_.o8_chunks, W = (A + 7) / 8 + 1;
+    const int64_t rs = d_.in_is * ssz_, osA = d_.os[0] * dsz_;
+    const bool nt = d_.nt && osA % 64 == 0;
+    auto q = [&](int c) { return Zmm(4 * (c / 8 % W) + c % 4); };
+    const int P = 4 * W, T = P + 4, L = T + 4; // temporaries
+    stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
+        int line = 0;
+        for (int k = 0; k < A; ++k) {
+            for (int r = 0; r < 4; ++r) {
+                vmovups(Ymm(P + r), ptr[r8 + r * rs + 32 * k]);
+                vinsertf64x4(Zmm(P + r), Zmm(P + r), ptr[r8 + (r + 4) * rs + 32 * k], 1);
+            }
+            vunpcklps(Zmm(T), Zmm(P), Zmm(P + 1));
+            vunpckhps(Zmm(T + 1), Zmm(P), Zmm(P + 1));
+            vunpcklps(Zmm(T + 2), Zmm(P + 2), Zmm(P + 3));
+            vunpckhps(Zmm(T + 3), Zmm(P + 2), Zmm(P + 3));
+            vunpcklpd(q(8 * k), Zmm(T), Zmm(T + 2));
+            vunpckhpd(q(8 * k + 1), Zmm(T), Zmm(T + 2));
+            vunpcklpd(q(8 * k + 2), Zmm(T + 1), Zmm(T + 3));
+            vunpckhpd(q(8 * k + 3), Zmm(T + 1), Zmm(T + 3));
+            for (int c = 8 * k; c < 8 * k + 8; ++c) {
+                if (c / A % 2 == 0) continue; // (a line's first column)
+                const int a = c % A, t = c / A / 2, h0 = (c - A) % 8 / 4, h1 = c % 8 / 4;
+                const Zmm v(L + line++ % 4);
+                vshuff32x4(v, q(c - A), q(c), h0 | (h0 + 2) << 2 | h1 << 4 | (h1 + 2) << 6);
+                const Address to = ptr[r9 + a * osA + t * 64];
+                stream ? vmovntps(to, v) : vmovups(to, v);
+            }
+        }
+    });
+}
+
 // deal3's constants: the lane masks of the third vector's elements (3 i +
 // c >= 32) and the indices.
 void reorder_gen_t::run_deal_init() {
@@ -5078,6 +5121,7 @@ void reorder_gen_t::generate() {
     whole_calls(d_.flat_pairs != 0, d_.nloops - 1, [&] { gen_flat_pairs(); });
     whole_calls(
             d_.run_deal != 0, d_.nloops, [&] { gen_run_deal(); }, [&] { run_deal_init(); });
+    whole_calls(d_.o8_chunks != 0, d_.nloops, [&] { gen_o8_chunks(); });
     if (d_.short_copy)
         short_copy_calls(
                 [&](int nl, const std::function<void()> &body) {
@@ -6036,6 +6080,24 @@ int jit_run_deal(const jit_reorder_desc_t &d, size_t bytes) {
     if (d.n[0] != 9 || d.is[0] != 1 || d.is[1] != 9 || d.os[1] != 1 || d.n[1] % 16 != 0) return 0;
     if (d.flat_a || d.flat_b || d.dst_stage_row || d.b_outer || d.pf_ahead || d.f32_lines) return 0;
     return fits32(8 * d.os[0] * 4) && fits32(d.n[1] * 9 * 4) ? 9 : 0;
+}
+
+// oihw -> OIhw8i8o 3x3 (A = 9 hw, src stride 1, dst rows of 64 lanes;
+// B = 8 i of src stride 9 over the 8 o lanes, 36 KiB apart at 1024 i):
+// the row tiles loaded each of a row's 64 lanes as 16 elements at 36-byte
+// steps (two thirds across two lines) for 9 and transposed 16 x 16 per
+// 16 lanes. Each o row of a block is one run of 72: 9 aligned half-vector
+// loads per row pair, 108 shuffles per 36 lines (gen_o8_chunks).
+int jit_o8_chunks(const jit_reorder_desc_t &d) {
+    static const bool on = getenv_int("RELAYOUT_JIT_O8_CHUNKS", 1) != 0; // experiment knob
+    if (!on || d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::interleave)
+        return 0;
+    if (!d.bit_copy || d.byte_tile || d.comp_lanes || d.beta != 0.f) return 0;
+    if (data_type_size(d.sdt) != 4 || data_type_size(d.ddt) != 4) return 0;
+    if (d.in_n != 8 || d.n[1] != 8 || d.os[1] != 8 || d.is[0] != 1 || d.is[1] != d.n[0]) return 0;
+    if (d.n[0] < 2 || d.n[0] > 32) return 0; // (the live chunks' registers)
+    if (d.b_outer || d.flat_b || d.dst_stage_row || d.pf_ahead || d.narrow_rows) return 0;
+    return fits32(8 * d.in_is * 4) && fits32(d.n[0] * (d.os[0] + 16) * 4) ? (int)d.n[0] : 0;
 }
 
 // Their calls of one (O, I) block of OIhw16o16i (9 KiB of dst, 4096
@@ -7058,6 +7120,7 @@ void jit_reorder_desc_init(
     if (d.ymm_packed) d.nt = loops_step_lines();
     d.quad_ld = jit_quad_loads(d);
     d.run_deal = jit_run_deal(d, bytes);
+    d.o8_chunks = jit_o8_chunks(d);
     d.fence_in_driver = jit_fence_in_driver(d);
     d.a_rows_unmasked = jit_a_rows_unmasked(d);
     d.bf16_ne = bf16_isa && d.isa == cpu_isa_t::avx512_core && !d.bit_copy && d.ddt == relayout_bf16

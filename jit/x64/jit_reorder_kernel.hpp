@@ -169,6 +169,15 @@ struct jit_reorder_desc_t {
     // line-crossing row loads took 57 shuffles). The tile's A (9; 0:
     // none). See jit_run_deal.
     int run_deal;
+    // Plain 4-byte src to blocks of 8 o innermost whose dst lines are two
+    // i of one hw (oihw -> OIhw8i8o: A = hw of src stride 1, B = 8 i of src
+    // stride A over 8 o lanes): each o row of an (O, I) block is one run of
+    // 8 A elements, read as A chunks of 8 (rows o and o + 4 in one zmm),
+    // 4 x 4 transposed within the 128-bit lanes and paired into whole dst
+    // lines by one 128-bit lane shuffle each (3 shuffles per line; the
+    // row tiles' 16 x 16 transposes of 16 line-crossing row loads took
+    // about 6). The block's A (0: none). See jit_o8_chunks.
+    int o8_chunks;
     // 16-bit bit copies to blocks of 16 o whose dst lines are two i of one
     // hw position (bf16 / f16 oihw -> OIhw16i16o, OIhw8i16o2i 2x2, 3x3):
     // each src row's words of i = 2j and 2j + 1 at one hw are paired into
@@ -619,6 +628,12 @@ dim_t jit_flat_pairs(const jit_reorder_desc_t &d, const kernel_plan_t &kp, bool 
 // stride is A (each tile's src one run of 144 elements), problems of at
 // least run_deal_min_bytes (src + dst). Knob RELAYOUT_JIT_RUN_DEAL=0: off.
 int jit_run_deal(const jit_reorder_desc_t &d, size_t bytes);
+
+// desc.o8_chunks of an interleave (0: none): AVX-512 4-byte bit copies,
+// B = 8 positions of src stride A (A unit-stride in the src, 2 to 32) over
+// 8 dst-unit lanes, so that every o row of a call's block is one src run.
+// Knob RELAYOUT_JIT_O8_CHUNKS=0: off.
+int jit_o8_chunks(const jit_reorder_desc_t &d);
 
 // desc.few_b of a transpose (0: none): AVX-512, B of 2 to 7 lanes
 // dst-unit and continued in the dst by A (os[0] = n[1]), A src-unit: the

@@ -1788,6 +1788,69 @@ void check_flat_b_whole_tiles(cpu_isa_t isa) {
     EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
 }
 
+// Plain weights to blocks of 8 o innermost (oihw -> OIhw8i8o, goihw ->
+// gOIhw8i8o): A = hw (src stride 1), B = 8 i of src stride A over 8 o
+// lanes, so each o row of an (O, I) block is one src run of 8 A f32, read
+// in chunks of 8 and paired into whole dst lines (desc.o8_chunks = A).
+// Bit-exact streamed (large) and cached, A from 2 to 32 (the live chunks
+// of a line's two columns one to five), edge calls (padded O or I: the
+// row tiles), odd src strides (unaligned chunks); not A of 1 or past 32,
+// other types of 4 bytes only, not 16i16o, not on AVX2.
+TEST(jit_reorder, O8ChunkLines) {
+    struct o8_case_t {
+        std::vector<dim_t> dims;
+        const char *stag, *dtag;
+        int chunks; // on AVX-512
+    };
+    const o8_case_t cases[] = { { { 1024, 768, 3, 3 }, "oihw", "OIhw8i8o", 9 }, // streamed
+        { { 256, 256, 3, 3 }, "oihw", "OIhw8i8o", 9 },                          // cached
+        { { 64, 64, 3, 3 }, "oihw", "OIhw8i8o", 9 },                            // in L2
+        { { 1000, 760, 3, 3 }, "oihw", "OIhw8i8o", 9 }, // padded O and I: edge calls
+        { { 44, 36, 3, 3 }, "oihw", "OIhw8i8o", 0 },    // both padded, small: a transpose
+        { { 4, 64, 128, 3, 3 }, "goihw", "gOIhw8i8o", 9 },
+        { { 64, 64, 2, 2 }, "oihw", "OIhw8i8o", 4 }, { { 64, 64, 1, 3 }, "oihw", "OIhw8i8o", 3 },
+        { { 64, 64, 4, 4 }, "oihw", "OIhw8i8o", 16 }, { { 64, 64, 5, 5 }, "oihw", "OIhw8i8o", 25 },
+        { { 64, 64, 4, 8 }, "oihw", "OIhw8i8o", 32 }, // five chunks live
+        { { 32, 32, 3, 11 }, "oihw", "OIhw8i8o", 0 }, // A of 33
+        { { 64, 64, 1, 2 }, "oihw", "OIhw8i8o", 2 },
+        { { 64, 64, 3, 3 }, "oihw", "OIhw16i16o", 0 } };
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        const bool zmm = isa == cpu_isa_t::avx512_core;
+        for (const auto &oc : cases) {
+            jit_case_t c = jit_case_t::of(oc.dims, relayout_f32, relayout_f32, oc.stag, oc.dtag);
+            EXPECT_EQ(desc_of(c, isa).o8_chunks, zmm ? oc.chunks : 0) << c.str();
+            EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+        }
+        jit_case_t c =
+                jit_case_t::of({ 1024, 768, 3, 3 }, relayout_f32, relayout_f32, "oihw", "OIhw8i8o");
+        EXPECT_TRUE(desc_of(c, isa).nt || !zmm) << c.str();
+        // Odd src strides: o rows of 256 x 9 + 3 f32 (chunks off the
+        // half lines), i of 11 (not a run: the row tiles).
+        c.dims = { 256, 256, 3, 3 };
+        c.sstrides = { 256 * 9 + 3, 9, 3, 1 };
+        EXPECT_EQ(desc_of(c, isa).o8_chunks, zmm ? 9 : 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+        c.sstrides = { 256 * 11, 11, 3, 1 };
+        EXPECT_EQ(desc_of(c, isa).o8_chunks, 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+        c.sstrides.clear();
+        // s32 (a 4-byte bit copy) too; bf16 and a src scale not.
+        c.sdt = c.ddt = relayout_s32;
+        EXPECT_EQ(desc_of(c, isa).o8_chunks, zmm ? 9 : 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+        c.sdt = c.ddt = relayout_bf16;
+        EXPECT_EQ(desc_of(c, isa).o8_chunks, 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+        c.sdt = c.ddt = relayout_f32;
+        c.src_scale_mask = 0;
+        x64::jit_reorder_desc_t ds;
+        case_desc(c, isa, ds);
+        EXPECT_EQ(ds.o8_chunks, 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
+}
+
 // Plain 3x3 weights to B-contiguous dst rows (oihw -> OIhw16o16i, ohwi,
 // goihw -> gOIhw16o16i): A = 9 hw, B = i of src stride 9, so a full
 // tile's 16 B rows are one src run of 144 f32, dealt from 9 whole
