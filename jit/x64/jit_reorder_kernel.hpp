@@ -178,6 +178,10 @@ struct jit_reorder_desc_t {
     // row tiles' 16 x 16 transposes of 16 line-crossing row loads took
     // about 6). The block's A (0: none). See jit_o8_chunks.
     int o8_chunks;
+    // Run tiles two at a time, each dst row's two lines stored back to
+    // back (B tiles, or the innermost baked loop's positions, whose dst
+    // steps a line: folded into the tile loop). See jit_run_pairs.
+    bool run_pairs;
     // 16-bit bit copies to blocks of 16 o whose dst lines are two i of one
     // hw position (bf16 / f16 oihw -> OIhw16i16o, OIhw8i16o2i 2x2, 3x3):
     // each src row's words of i = 2j and 2j + 1 at one hw are paired into
@@ -628,6 +632,10 @@ dim_t jit_flat_pairs(const jit_reorder_desc_t &d, const kernel_plan_t &kp, bool 
 // stride is A (each tile's src one run of 144 elements), problems of at
 // least run_deal_min_bytes (src + dst). Knob RELAYOUT_JIT_RUN_DEAL=0: off.
 int jit_run_deal(const jit_reorder_desc_t &d, size_t bytes);
+// desc.run_pairs: run tiles (desc.run_deal) of a B of two tiles or more,
+// or of one tile under an innermost baked loop whose dst step is a line
+// (OIhw16o16i: the o loop). Knob RELAYOUT_JIT_RUN_PAIRS=0: off.
+bool jit_run_pairs(const jit_reorder_desc_t &d);
 
 // desc.o8_chunks of an interleave (0: none): AVX-512 4-byte bit copies,
 // B = 8 positions of src stride A (A unit-stride in the src, 2 to 32) over

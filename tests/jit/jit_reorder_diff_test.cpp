@@ -1859,21 +1859,31 @@ TEST(jit_reorder, O8ChunkLines) {
 // 64), with edge calls (padded O or I: the usual tiles), odd src strides
 // (unaligned loads) and odd dst strides (cached stores in a streaming
 // kernel); not B that is not whole tiles, not other A or types, not
-// within L2 (run_deal_min_bytes), not on AVX2.
+// within L2 (run_deal_min_bytes), not on AVX2. In pairs (desc.run_pairs;
+// ctest runs it again with RELAYOUT_JIT_RUN_PAIRS=0): ohwi's B tiles two
+// by two, an odd last one alone (48 i: 3 tiles), none for one tile (16
+// i); OIhw16o16i's o loop folded into the tile loop (one baked loop
+// less), none where it is the driver's (padded O).
 TEST(jit_reorder, RunDealTiles) {
+    const bool pairs = getenv_int("RELAYOUT_JIT_RUN_PAIRS", 1) != 0;
     struct deal_case_t {
         std::vector<dim_t> dims;
         const char *stag, *dtag;
-        bool deal; // on AVX-512
+        bool deal;        // on AVX-512
+        bool pair = true; // (when dealt)
     };
     const deal_case_t cases[] = { { { 1024, 768, 3, 3 }, "oihw", "OIhw16o16i", true },
-        { { 512, 512, 3, 3 }, "oihw", "OIhw16o16i", true },  // cached (19 MB)
-        { { 128, 128, 3, 3 }, "oihw", "OIhw16o16i", false }, // in L2: the usual tiles
-        { { 1000, 768, 3, 3 }, "oihw", "OIhw16o16i", true }, // padded O: edge calls
-        { { 256, 760, 3, 3 }, "oihw", "OIhw16o16i", true },  // padded I
+        { { 512, 512, 3, 3 }, "oihw", "OIhw16o16i", true },         // cached (19 MB)
+        { { 128, 128, 3, 3 }, "oihw", "OIhw16o16i", false },        // in L2: the usual tiles
+        { { 1000, 768, 3, 3 }, "oihw", "OIhw16o16i", true, false }, // padded O: edge calls
+        // (and the o loop in the driver: no pairs)
+        { { 256, 760, 3, 3 }, "oihw", "OIhw16o16i", true }, // padded I
         { { 4, 256, 256, 3, 3 }, "goihw", "gOIhw16o16i", true },
         { { 1024, 1024, 3, 3 }, "oihw", "ohwi", true }, // 64 tiles per call
-        { { 2560, 48, 3, 3 }, "oihw", "ohwi", true }, { { 8192, 16, 3, 3 }, "oihw", "ohwi", true },
+        { { 2560, 48, 3, 3 }, "oihw", "ohwi", true },
+        { { 8192, 16, 3, 3 }, "oihw", "ohwi", true, false },
+        { { 4096, 32, 3, 3 }, "oihw", "ohwi", true },  // one pair
+        { { 2048, 80, 3, 3 }, "oihw", "ohwi", true },  // two pairs and a tile
         { { 64, 1000, 3, 3 }, "oihw", "ohwi", false }, // B not whole tiles
         { { 64, 64, 1, 3 }, "oihw", "ohwi", false },   // A of 3
         { { 128, 128, 5, 5 }, "oihw", "OIhw16o16i", false },
@@ -1883,7 +1893,9 @@ TEST(jit_reorder, RunDealTiles) {
         const bool zmm = isa == cpu_isa_t::avx512_core;
         for (const auto &dc : cases) {
             jit_case_t c = jit_case_t::of(dc.dims, relayout_f32, relayout_f32, dc.stag, dc.dtag);
-            EXPECT_EQ(desc_of(c, isa).run_deal, zmm && dc.deal ? 9 : 0) << c.str();
+            const x64::jit_reorder_desc_t dd = desc_of(c, isa);
+            EXPECT_EQ(dd.run_deal, zmm && dc.deal ? 9 : 0) << c.str();
+            EXPECT_EQ(dd.run_pairs, pairs && zmm && dc.deal && dc.pair) << c.str();
             EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
         }
         jit_case_t c = jit_case_t::of(
@@ -1898,6 +1910,8 @@ TEST(jit_reorder, RunDealTiles) {
             EXPECT_EQ(d16.loop_n[0], 12) << c.str();
             EXPECT_EQ(d16.loop_is[0], 144) << c.str();
             EXPECT_EQ(d16.loop_n[1], 16) << c.str();
+            EXPECT_EQ(d16.loop_os[1], 16) << c.str(); // (the pairs' o: a line apart)
+            EXPECT_EQ(d16.run_pairs, pairs) << c.str();
         }
         // Odd src strides: o rows of 768 x 9 + 3 f32 (the tiles' loads off
         // the lines).
