@@ -395,6 +395,7 @@ status_t kernel_plan_create(
                 scale_strides(out, h);
                 rest.erase(rest.begin() + (std::ptrdiff_t)s);
                 rest.back() = out;
+                if (out.n == 1) rest.pop_back();
                 // (Whole lines, u = 1: the C blocks outermost, each writing
                 // a run of h lines; against the rows outermost, 2 threads,
                 // 16x256x64x64 f32 1.39x. Half lines: 0.82x.)

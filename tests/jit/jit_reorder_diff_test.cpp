@@ -1475,9 +1475,9 @@ TEST(jit_reorder, CopySrcRows) {
     };
     add(jit_case_t::of({ 2, 64, 5, 8 }, f32, f32, "nhwc", "nChw8c"),
             "loops:[20 128 16][8 8 320 d1*8][2 64 8] driver:", 2);
-    add(jit_case_t::of({ 2, 64, 5, 7 }, f32, f32, "nhwc", "nChw8c"), nullptr); // 35 pixels
-    add(jit_case_t::of({ 2, 60, 5, 8 }, f32, f32, "nhwc", "nChw8c"), nullptr); // padded C
-    add(jit_case_t::of({ 2, 32, 5, 8 }, f32, f32, "nhwc", "nChw8c"), nullptr); // 128 B rows
+    add(jit_case_t::of({ 2, 64, 5, 7 }, f32, f32, "nhwc", "nChw8c"), nullptr);    // 35 pixels
+    add(jit_case_t::of({ 2, 60, 5, 8 }, f32, f32, "nhwc", "nChw8c"), nullptr);    // padded C
+    add(jit_case_t::of({ 16, 32, 16, 16 }, f32, f32, "nhwc", "nChw8c"), nullptr); // 128 B rows
     add(jit_case_t::of({ 2, 64, 7, 9 }, f32, f32, "nhwc", "nChw16c"),
             "loops:[4 16 1008 d1*16][63 64 16] driver:");
     add(jit_case_t::of({ 3, 128, 1, 17 }, f32, f32, "nhwc", "nChw16c"),
@@ -1490,9 +1490,10 @@ TEST(jit_reorder, CopySrcRows) {
             "loops:[8 1024 64][16 16 512 d1*16][4 256 16] driver:", 4);
     add(jit_case_t::of({ 2, 256, 3, 5 }, relayout_s8, relayout_s8, "nhwc", "nChw16c"), nullptr);
     add(jit_case_t::of({ 2, 256, 4, 8 }, relayout_u8, relayout_u8, "nhwc", "nChw8c"), nullptr);
-    // (Rows of a blocked dim: the i rows of weights, copy_run_loop's.)
-    add(jit_case_t::of({ 64, 64, 3, 3 }, f32, f32, "hwio", "OIhw16i16o"), nullptr);
-    add(jit_case_t::of({ 2, 32, 4, 8 }, f32, f32, "nChw16c", "nChw8c"), nullptr);
+    // (Rows of a blocked dim: the i rows of weights, which copy_run_loop
+    // reads whole; src rows of one line, 16 c.)
+    add(jit_case_t::of({ 256, 64, 3, 3 }, f32, f32, "hwio", "OIhw16i16o"), nullptr);
+    add(jit_case_t::of({ 8, 32, 16, 16 }, f32, f32, "nChw16c", "nChw8c"), nullptr);
     jit_case_t c = jit_case_t::of({ 2, 64, 4, 8 }, f32, relayout_bf16, "nhwc", "nChw16c");
     c.src_scale_mask = 2; // per channel
     add(c, "loops:[16 128 32][4 16 512 d1*16][2 64 16] driver:", 2);
