@@ -1505,6 +1505,11 @@ TEST(jit_reorder, CopySrcRows) {
     c.src_scale_mask = 1; // per image
     c.dst_zp = 5;
     add(c, "loops:[8 256 64][4 16 512 d1*16][4 64 16] driver:", 4);
+    c.dst_zp = 0;
+    c.ddt = relayout_bf16;
+    c.src_scale_mask = 0;
+    c.beta = 0.5f; // a sum: the dst read back in pairs of pixels
+    add(c, "loops:[16 128 32][4 16 512 d1*16][2 64 16] driver:", 2);
     c = jit_case_t::of({ 2, 64, 4, 8 }, f32, f32, "nhwc", "nChw16c");
     c.src_scale_mask = 2;
     add(c, "loops:[4 16 512 d1*16][32 64 16] driver:");
