@@ -539,6 +539,9 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     // rows, not one line of each of 144 new ones), and f32 conversions to
     // narrower types (jit_cvt_blocks_inner).
     prm.copy_blocks_inner = zmm_dword_copy || jit_cvt_blocks_inner(isa, p);
+    // Channels-last src rows read whole, a line of each dst block per call
+    // (jit_copy_src_rows).
+    prm.copy_src_rows = jit_copy_src_rows(isa, p);
     prm.short_tiles_split = isa == cpu_isa_t::avx2;
     prm.split_interleaves = jit_split_interleaves(isa, p);
     // Tuning knobs (experiments only; part of no cache key).

@@ -5883,6 +5883,20 @@ bool jit_cvt_blocks_inner(cpu_isa_t isa, const plan_t &p) {
            && data_type_size(p.ddt) < 4;
 }
 
+// nhwc -> nChw8c / nChw16c (a run of 8 or 16 c per position, rows of
+// 256 c 1 KiB apart): each call read one piece of each of 2048-4096 src
+// rows and the C blocks of the same rows followed in other calls; a call
+// now reads a block of whole rows and writes a line of each C block
+// (kernel_plan_params_t::copy_src_rows). AVX-512 bit copies, and
+// conversions of 16 4-byte elements per position (to 2- and 1-byte dsts
+// the short copy assembles 2 or 4 positions into a line). (Not from
+// bytes: s8 -> f32 nChw16c, 2 threads, 0.75-0.94x.)
+dim_t jit_copy_src_rows(cpu_isa_t isa, const plan_t &p) {
+    static const int call = getenv_int("RELAYOUT_JIT_SRC_ROWS", 32768); // experiment knob
+    if (vector_isa(isa) != cpu_isa_t::avx512_core || p.nodes.empty()) return 0;
+    return p.bit_copy || (data_type_size(p.sdt) == 4 && p.nodes.back().n == 16) ? call : 0;
+}
+
 // ... and their tiles' A blocks (kernel_plan_params_t::a_blocks_inner, as
 // the AVX2 tiles take them): hwio -> OIhw4i16o4i f32 -> s8 3x3 read 16 o
 // (one line) of 16 i rows 4 KiB apart x 9 hw 4 MiB apart per call and

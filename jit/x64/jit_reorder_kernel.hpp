@@ -410,6 +410,9 @@ bool jit_a_run_split();
 bool jit_cvt_blocks_inner(cpu_isa_t isa, const plan_t &p);
 // ... and the A blocks of their tiles (kernel_plan_params_t::a_blocks_inner).
 bool jit_cvt_a_blocks_inner(cpu_isa_t isa, const plan_t &p);
+// kernel_plan_params_t::copy_src_rows (elements per call, 0: off). Knob
+// RELAYOUT_JIT_SRC_ROWS: elements, 0 = off.
+dim_t jit_copy_src_rows(cpu_isa_t isa, const plan_t &p);
 
 // kernel_plan_params_t::min_tile_call. Knob RELAYOUT_JIT_MIN_TILE_CALL:
 // elements, 0 = off.

@@ -71,6 +71,7 @@ struct kernel_plan_params_t {
     bool a_run_split = false;    // ... too long to bake whole: a block of it
     bool a_blocks_inner = false; // tiles: the driver's A blocks innermost (see kernel_plan_create)
     bool copy_blocks_inner = false;  // copies: the same for the run's blocks
+    dim_t copy_src_rows = 0;         // copies: whole src rows, elements per call (0: off)
     bool short_tiles_split = false;  // transposes: short calls split the next loop as copies do
     bool split_interleaves = false;  // interleaves: a loop too long to bake is split (as copies')
     size_t serial_bytes = 96 * 1024; // below: run on the calling thread

@@ -1427,14 +1427,21 @@ TEST(jit_reorder, ShortCopyRuns) {
         }
         // The kernel plan: a position loop too long to bake under a run of
         // 16 is split (2048 of its 4096 per call, the blocks to the
-        // driver); a prime count (4099) cannot be split without a tail and
-        // stays in the driver.
+        // driver; AVX-512: all C blocks of 128 rows, CopySrcRows); a
+        // prime count (4099) cannot be split without a tail and stays in
+        // the driver.
         std::string kplan;
         case_kplan(
                 jit_case_t::of({ 16, 256, 64, 64 }, relayout_f32, relayout_f32, "nhwc", "nChw16c"),
                 isa, kplan);
-        EXPECT_NE(kplan.find("loops:[2048 256 16] driver:"), std::string::npos) << kplan;
-        EXPECT_NE(kplan.find("[2 524288 32768]"), std::string::npos) << kplan;
+        if (W == 16) {
+            EXPECT_NE(
+                    kplan.find("loops:[16 16 65536 d1*16][128 256 16] driver:"), std::string::npos)
+                    << kplan;
+        } else {
+            EXPECT_NE(kplan.find("loops:[2048 256 16] driver:"), std::string::npos) << kplan;
+            EXPECT_NE(kplan.find("[2 524288 32768]"), std::string::npos) << kplan;
+        }
         case_kplan(
                 jit_case_t::of({ 16, 256, 1, 4099 }, relayout_f32, relayout_f32, "nhwc", "nChw16c"),
                 isa, kplan);
@@ -1442,6 +1449,105 @@ TEST(jit_reorder, ShortCopyRuns) {
         EXPECT_NE(kplan.find("driver:[16 1049344 1049344 d0][16 16 65584 d1*16][4099 256 16 d3]"),
                 std::string::npos)
                 << kplan;
+    }
+}
+
+// Channels-last src rows read whole (kernel_plan_params_t::copy_src_rows,
+// AVX-512): nhwc -> nChw8c / nChw16c copies take a block of pixel rows
+// and all their C blocks per call, loops [rows / u][C blocks][u] with u
+// pixels per dst line (jit_short_unroll: 2 for runs of half a line, 4 for
+// quarters, none for whole lines). Bit-exact, with the plan expected:
+// pixel counts of few divisors (17), counts u cannot pair and padded C
+// (the old plans), src rows under 256 bytes (the old plans), 5D, bit
+// copies of 2- and 1-byte types, conversions packing 2 and 4 pixels per
+// line with scales along the run and across it, zero points and a sum,
+// and large enough to stream. AVX2 keeps the old plans.
+TEST(jit_reorder, CopySrcRows) {
+    struct rc_t {
+        jit_case_t c;
+        const char *loops; // the kernel plan's baked loops; nullptr: the old plan
+        int unroll;        // desc.short_unroll
+    };
+    const data_type_t f32 = relayout_f32;
+    std::vector<rc_t> cases;
+    auto add = [&](jit_case_t c, const char *loops, int u = 1) {
+        cases.push_back({ c, loops, u });
+    };
+    add(jit_case_t::of({ 2, 64, 5, 8 }, f32, f32, "nhwc", "nChw8c"),
+            "loops:[20 128 16][8 8 320 d1*8][2 64 8] driver:", 2);
+    add(jit_case_t::of({ 2, 64, 5, 7 }, f32, f32, "nhwc", "nChw8c"), nullptr);    // 35 pixels
+    add(jit_case_t::of({ 2, 60, 5, 8 }, f32, f32, "nhwc", "nChw8c"), nullptr);    // padded C
+    add(jit_case_t::of({ 16, 32, 16, 16 }, f32, f32, "nhwc", "nChw8c"), nullptr); // 128 B rows
+    add(jit_case_t::of({ 2, 64, 7, 9 }, f32, f32, "nhwc", "nChw16c"),
+            "loops:[4 16 1008 d1*16][63 64 16] driver:");
+    add(jit_case_t::of({ 3, 128, 1, 17 }, f32, f32, "nhwc", "nChw16c"),
+            "loops:[8 16 272 d1*16][17 128 16 d3] driver:");
+    add(jit_case_t::of({ 2, 64, 3, 4, 5 }, f32, f32, "acdeb", "aBcde16b"),
+            "loops:[4 16 960 d1*16][60 64 16] driver:");
+    add(jit_case_t::of({ 2, 128, 4, 8 }, relayout_bf16, relayout_bf16, "nhwc", "nChw16c"),
+            "loops:[16 256 32][8 16 512 d1*16][2 128 16] driver:", 2);
+    add(jit_case_t::of({ 2, 256, 4, 8 }, relayout_s8, relayout_s8, "nhwc", "nChw16c"),
+            "loops:[8 1024 64][16 16 512 d1*16][4 256 16] driver:", 4);
+    add(jit_case_t::of({ 2, 256, 3, 5 }, relayout_s8, relayout_s8, "nhwc", "nChw16c"), nullptr);
+    add(jit_case_t::of({ 2, 256, 4, 8 }, relayout_u8, relayout_u8, "nhwc", "nChw8c"), nullptr);
+    // (Rows of a blocked dim: the i rows of weights, which copy_run_loop
+    // reads whole; src rows of one line, 16 c.)
+    add(jit_case_t::of({ 256, 64, 3, 3 }, f32, f32, "hwio", "OIhw16i16o"), nullptr);
+    add(jit_case_t::of({ 8, 32, 16, 16 }, f32, f32, "nChw16c", "nChw8c"), nullptr);
+    jit_case_t c = jit_case_t::of({ 2, 64, 4, 8 }, f32, relayout_bf16, "nhwc", "nChw16c");
+    c.src_scale_mask = 2; // per channel
+    add(c, "loops:[16 128 32][4 16 512 d1*16][2 64 16] driver:", 2);
+    c.ddt = relayout_f16;
+    add(c, "loops:[16 128 32][4 16 512 d1*16][2 64 16] driver:", 2);
+    c.ddt = relayout_s8;
+    add(c, "loops:[8 256 64][4 16 512 d1*16][4 64 16] driver:", 4);
+    c.ddt = relayout_u8;
+    c.src_scale_mask = 1; // per image
+    c.dst_zp = 5;
+    add(c, "loops:[8 256 64][4 16 512 d1*16][4 64 16] driver:", 4);
+    c.dst_zp = 0;
+    c.ddt = relayout_bf16;
+    c.src_scale_mask = 0;
+    c.beta = 0.5f; // a sum: the dst read back in pairs of pixels
+    add(c, "loops:[16 128 32][4 16 512 d1*16][2 64 16] driver:", 2);
+    c = jit_case_t::of({ 2, 64, 4, 8 }, f32, f32, "nhwc", "nChw16c");
+    c.src_scale_mask = 2;
+    add(c, "loops:[4 16 512 d1*16][32 64 16] driver:");
+    c = jit_case_t::of({ 2, 256, 2, 8 }, relayout_s8, f32, "nhwc", "nChw16c");
+    c.src_zp = -2;
+    c.beta = 0.5f;
+    add(c, nullptr); // (from bytes)
+    // Streamed: whole lines (desc.nt).
+    add(jit_case_t::of({ 8, 256, 62, 67 }, f32, f32, "nhwc", "nChw8c"),
+            "loops:[31 512 16][32 8 33232 d1*8][2 256 8] driver:", 2);
+    add(jit_case_t::of({ 8, 256, 62, 67 }, f32, relayout_bf16, "nhwc", "nChw16c"),
+            "loops:[31 512 32][16 16 66464 d1*16][2 256 16] driver:", 2);
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        const bool zmm = isa == cpu_isa_t::avx512_core;
+        for (const rc_t &k : cases) {
+            EXPECT_TRUE(run_jit_case(k.c, isa)) << k.c.str();
+            // The kernel plan, and the one without the rule.
+            plan_t p;
+            ASSERT_NO_FATAL_FAILURE(case_plan(k.c, p));
+            kernel_plan_params_t prm = x64::jit_plan_params(isa, p);
+            kernel_plan_t on, off;
+            ASSERT_EQ(kernel_plan_create(on, p, prm), status_t::success);
+            prm.copy_src_rows = 0;
+            ASSERT_EQ(kernel_plan_create(off, p, prm), status_t::success);
+            const std::string kplan = on.dump(p);
+            if (zmm && k.loops) {
+                EXPECT_NE(kplan.find(k.loops), std::string::npos) << k.c.str() << ": " << kplan;
+                const x64::jit_reorder_desc_t d = desc_of(k.c, isa);
+                EXPECT_TRUE(d.short_copy) << k.c.str();
+                EXPECT_EQ(d.short_unroll, k.unroll) << k.c.str();
+                if (k.c.dims[2] == 62) {
+                    EXPECT_TRUE(d.nt) << k.c.str();
+                }
+            } else {
+                EXPECT_EQ(kplan, off.dump(p)) << k.c.str();
+            }
+        }
     }
 }
 
@@ -2424,15 +2530,21 @@ TEST(jit_reorder, CopyBlocksInner) {
     c.src_scale_mask = -1;
     c.ddt = relayout_s32;
     EXPECT_FALSE(inner(c)) << c.str();
-    // nhwc -> nChw16c: the channel blocks (src stride 16) innermost, the
-    // plane's halves (2 MiB apart) outside them; C = 200: a padded block.
+    // nhwc -> nChw16c, C = 200 (a padded block): the channel blocks (src
+    // stride 16) innermost, the plane's halves (2 MiB apart) outside
+    // them. (C = 256: the channel blocks in the call, CopySrcRows.)
     for (dim_t C : { 256, 200 })
         for (data_type_t ddt : { relayout_bf16, relayout_u8 }) {
             jit_case_t k = jit_case_t::of({ 2, C, 64, 64 }, relayout_f32, ddt, "nhwc", "nChw16c");
             std::string kplan;
             case_kplan(k, isa, kplan);
-            const size_t last = kplan.rfind('[');
-            EXPECT_NE(kplan.find(" d1*16", last), std::string::npos) << k.str() << ": " << kplan;
+            const size_t last = kplan.rfind('['), driver = kplan.find(" driver:");
+            if (C == 200) {
+                EXPECT_NE(kplan.find(" d1*16", last), std::string::npos)
+                        << k.str() << ": " << kplan;
+            } else {
+                EXPECT_LT(kplan.find(" d1*16"), driver) << k.str() << ": " << kplan;
+            }
             EXPECT_TRUE(run_jit_case(k, isa)) << k.str();
         }
 }
@@ -2484,8 +2596,9 @@ TEST(jit_reorder, CopyRunLoop) {
         { { 512, 512, 3, 3 }, "cdba", "ABcd8b8a", none, none, nullptr, "[8 512 8 d1]" },
         { { 16, 1024, 16, 16 }, "aBcd16b", "acdb", none, none, nullptr, "[64 4096 16 d1*16]" },
         // nhwc -> nChw16c: the C blocks continue the run, the spatial loop
-        // inside them is no blocked dim's.
-        { { 16, 256, 64, 64 }, "acdb", "aBcd16b", none, none, nullptr, "[2048 256 16]" },
+        // inside them is no blocked dim's (the C blocks baked outside 128
+        // whole src rows instead, CopySrcRows).
+        { { 16, 256, 64, 64 }, "acdb", "aBcd16b", none, none, nullptr, "[128 256 16]" },
     };
     for (const auto &r : rows) {
         jit_case_t c = jit_case_t::of(r.dims, relayout_f32, relayout_f32, r.stag, r.dtag);
