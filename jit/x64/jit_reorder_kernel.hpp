@@ -649,6 +649,11 @@ int jit_run_deal(const jit_reorder_desc_t &d, size_t bytes);
 // constant or unit-stride along A; not the sum or compensation. Knob
 // RELAYOUT_JIT_FEW_B=0: off.
 int jit_few_b_tiles(const jit_reorder_desc_t &d);
+// kernel_plan_params_t::a_run_loop of AVX-512 conversions of a 4-byte src
+// to bytes whose innermost node is 4 dst-unit lanes (hwio -> OIhw4i16o4i:
+// the few-B tiles' lines), without compensation or the sum. Knob
+// RELAYOUT_JIT_FEW_B_RUN=0: off.
+bool jit_few_b_run_loop(cpu_isa_t isa, const plan_t &p);
 
 // desc.pad_b of a transpose: AVX-512 streamed 4-byte bit copies, A and B
 // of whole tiles, B's dim padded in the dst. Knob RELAYOUT_JIT_PAD_B=0:
