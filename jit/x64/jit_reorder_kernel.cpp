@@ -876,6 +876,7 @@ private:
     void gen_few_b_tile();
     void few_b_rows();
     void few_b_ymm_stores();
+    void few_b_word_pair();
     Label c_few_idx_; // gen_few_b_tile: the permute indices
     void generate();
     void emit_constants();
@@ -3727,6 +3728,10 @@ void reorder_gen_t::gen_transpose() {
 // permutes, 4 narrowings and 3 inserts).
 void reorder_gen_t::gen_few_b_tile() {
     const int B = d_.few_b;
+    if (dsz_ == 2) {
+        few_b_word_pair();
+        return;
+    }
     few_b_rows();
     if (!z_) {
         few_b_ymm_stores();
@@ -3756,6 +3761,21 @@ void reorder_gen_t::gen_few_b_tile() {
             }
             stream ? vmovntps(ptr[rdx + 64 * j], Zmm(cur)) : vmovups(ptr[rdx + 64 * j], Zmm(cur));
         }
+    });
+}
+
+// 2-byte dsts (bf16 / f16, B = 2: hwio -> OIhw8i16o2i): the two rows'
+// words paired into the dwords of zmm 0 (word_pair), the dst line of the
+// tile's 16 positions.
+void reorder_gen_t::few_b_word_pair() {
+    const row_lanes_t saved = begin_word_pairs();
+    ssc_vec_ = d_.ss[0] == 1;
+    dsc_vec_ = d_.ds[0] == 1;
+    for (int b = 0; b < 2; ++b)
+        word_pair(0, b, ptr[rcx + b * d_.is[1] * ssz_], nullptr, b);
+    end_word_pairs(saved);
+    stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
+        stream ? vmovntdq(ptr[rdx], Zmm(0)) : vmovdqu16(ptr[rdx], Zmm(0));
     });
 }
 
@@ -6450,15 +6470,19 @@ bool jit_copy_packs(const jit_reorder_desc_t &d) {
 int jit_few_b_tiles(const jit_reorder_desc_t &d) {
     static const bool on = getenv_int("RELAYOUT_JIT_FEW_B", 1) != 0;         // experiment knob
     static const bool ymm_on = getenv_int("RELAYOUT_JIT_YMM_FEW_B", 1) != 0; // experiment knob
+    static const bool few_b_words =
+            getenv_int("RELAYOUT_JIT_FEW_B_WORDS", 1) != 0; // experiment knob
     const bool ymm = d.isa == cpu_isa_t::avx2;
     if (!on || (ymm && !ymm_on) || d.strategy != kernel_strategy_t::transpose) return 0;
     if (d.isa != cpu_isa_t::avx512_core && !ymm) return 0;
     if (d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return 0;
     if (d.n[1] < 2 || d.n[1] > 7 || d.os[1] != 1 || d.os[0] != d.n[1] || d.is[0] != 1) return 0;
-    // 4-byte dsts, or 1-byte ones of 4 lanes (a line per tile). AVX2: odd
-    // B, 4-byte dsts (gen_few_b_ymm).
+    // 4-byte dsts, 1-byte ones of 4 lanes or bf16 / f16 conversions of 2
+    // (a line per tile). AVX2: odd B, 4-byte dsts (gen_few_b_ymm).
     const size_t dsz = data_type_size(d.ddt);
-    if (dsz != 4 && !(dsz == 1 && d.n[1] == 4)) return 0;
+    const bool words = !d.bit_copy && (d.ddt == relayout_bf16 || d.ddt == relayout_f16)
+                       && d.n[1] == 2 && few_b_words;
+    if (dsz != 4 && !(dsz == 1 && d.n[1] == 4) && !words) return 0;
     if (ymm && (dsz != 4 || d.n[1] % 2 == 0)) return 0;
     // Scales: vectors along A (stride 1) or constant along it.
     if ((d.src_scale && d.ss[0] > 1) || (d.dst_scale && d.ds[0] > 1)) return 0;
@@ -6477,14 +6501,18 @@ int jit_few_b_tiles(const jit_reorder_desc_t &d) {
 // reorder_bench (Xeon, 2 threads, load 9-13, alternated with main, 3-4
 // rounds, medians; % of a copy, x oneDNN): s8 1024^2x3x3 12 -> 85 (2.3 ->
 // 14), 2048^2x3x3 with a scale 39 -> 113, 1024^2x5x5 28 -> 106, 512^2x3x3
-// 42 -> 86. Not with compensation (s8s8: the 16 x 16 tiles; 1.14x, within
-// the noise) or the sum. Knob RELAYOUT_JIT_FEW_B_RUN=0: off.
+// 42 -> 86. The same for bf16 / f16 of 2 lanes (OIhw8i16o2i, few-B word
+// pairs): bf16 1024^2x3x3 1.3x over the tiles alone, 512^2 1.7x. Not with
+// compensation (s8s8: the 16 x 16 tiles; 1.14x, within the noise) or the
+// sum. Knob RELAYOUT_JIT_FEW_B_RUN=0: off.
 bool jit_few_b_run_loop(cpu_isa_t isa, const plan_t &p) {
     static const bool on = getenv_int("RELAYOUT_JIT_FEW_B_RUN", 1) != 0; // experiment knob
     if (!on || isa != cpu_isa_t::avx512_core || p.bit_copy || p.nodes.empty()) return false;
     if (p.s8s8_comp || p.zp_comp || p.beta != 0.f) return false;
     const node_t &in = p.nodes.back();
-    return in.os == 1 && in.n == 4 && data_type_size(p.sdt) == 4 && data_type_size(p.ddt) == 1;
+    const bool words = (p.ddt == relayout_bf16 || p.ddt == relayout_f16) && in.n == 2;
+    const bool bytes = data_type_size(p.ddt) == 1 && in.n == 4;
+    return in.os == 1 && (bytes || words) && data_type_size(p.sdt) == 4;
 }
 
 // nchw -> nChw16c of 3 channels (64x3x224x224): every tile of B is

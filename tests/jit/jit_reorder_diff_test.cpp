@@ -4727,6 +4727,49 @@ TEST(jit_reorder, FewBBytesPacked) {
     EXPECT_FALSE(x64::jit_few_b_run_loop(isa, p)) << c.str();
 }
 
+// Few-B tiles to bf16 / f16 of 2 lanes (hwio -> OIhw8i16o2i: 16 o x 2 i,
+// a line per tile): the two rows' words paired into dwords (word_pair),
+// on both AVX-512 levels (integer rounding; vcvtne2ps2bf16 with its
+// denormal path), every f32 pattern class, f32 and s32 srcs, common and
+// per-o / per-i scales, A edges and padded i (40 x 20), 1x1 and 5x5;
+// their calls bake the O loop innermost too. Not bit copies (bf16 ->
+// bf16 keeps the other tiles).
+TEST(jit_reorder, FewBWordPairs) {
+    const std::vector<uint32_t> bits = f32_pattern_classes();
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx512_core_bf16 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (data_type_t ddt : { relayout_bf16, relayout_f16 })
+            for (const std::vector<dim_t> &dims : std::vector<std::vector<dim_t>>{
+                         { 48, 32, 3, 3 }, { 40, 20, 3, 3 }, { 64, 16, 1, 1 }, { 32, 36, 5, 5 } }) {
+                // (the bf16 level takes conversions to bf16 only)
+                if (isa == cpu_isa_t::avx512_core_bf16 && ddt != relayout_bf16) continue;
+                jit_case_t c = jit_case_t::of(dims, relayout_f32, ddt, "hwio", "OIhw8i16o2i");
+                const x64::jit_reorder_desc_t d = desc_of(c, isa);
+                EXPECT_EQ(d.few_b, 2) << c.str();
+                EXPECT_EQ(d.bf16_ne, isa == cpu_isa_t::avx512_core_bf16 && ddt == relayout_bf16)
+                        << c.str();
+                if (dims[0] % 16 == 0 && dims[1] % 16 == 0) {
+                    ASSERT_GE(d.nloops, 1) << c.str();
+                    EXPECT_EQ(d.loop_is[d.nloops - 1], 16) << c.str();
+                }
+                c.src_bits = bits;
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n)) << x64::isa2str(isa);
+                c.src_scale_mask = 1; // per o: vectors along A
+                c.dst_scale_mask = 2; // per i: broadcast per row
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n)) << x64::isa2str(isa);
+                c.src_bits.clear();
+                c.sdt = relayout_s32;
+                c.src_scale_mask = 0;
+                c.dst_scale_mask = -1;
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n)) << x64::isa2str(isa);
+            }
+        jit_case_t c = jit_case_t::of(
+                { 48, 32, 3, 3 }, relayout_bf16, relayout_bf16, "hwio", "OIhw8i16o2i");
+        EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
+    }
+}
+
 // The same on AVX2 (odd B, 4-byte dsts): whole 8-position A tiles, each
 // row permuted once and the B dst vectors blended (gen_few_b_ymm). Every
 // odd B, A of one tile, of tiles and a tail (the shifted last A tile,
