@@ -506,7 +506,7 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     // (AVX-512 only: AVX2 lost on 512x512x3x3, 0.94 -> 0.77x oneDNN.)
     const bool zmm_dword_copy = isa == cpu_isa_t::avx512_core && p.bit_copy
                                 && data_type_size(p.sdt) == 4 && data_type_size(p.ddt) == 4;
-    prm.a_run_loop = zmm_dword_copy && jit_a_run_loop();
+    prm.a_run_loop = zmm_dword_copy;
     prm.copy_run_loop = zmm_dword_copy && jit_copy_run_loop();
     // A block of it when too long (B of at most two tiles: the flattened
     // tiles take it, jit_flat_a_tiles; not the far-row blocks' 128 lanes).
@@ -526,25 +526,23 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     // (kernel_plan_create). AVX2 (AVX-512 kernels as they were), 4-byte
     // src or dst. hwio -> OIhw4i16o4i f32 -> s8 1024x1024x3x3, x oneDNN,
     // AVX2 on both sides, 2 rounds interleaved, busy: single-thread 0.43 /
-    // 0.42 -> 1.10 / 1.02, 2 threads 0.50 / 0.54 -> 0.82 / 1.04. Knob
-    // RELAYOUT_JIT_A_BLOCKS_INNER=0: off. AVX-512 conversions of f32 to
-    // narrower types too (jit_cvt_a_blocks_inner).
-    static const bool blocks_inner = getenv_int("RELAYOUT_JIT_A_BLOCKS_INNER", 1) != 0; // knob
-    prm.a_blocks_inner = (isa == cpu_isa_t::avx2 && blocks_inner
-                                 && (data_type_size(p.sdt) == 4 || data_type_size(p.ddt) == 4))
-                         || jit_cvt_a_blocks_inner(isa, p);
+    // 0.42 -> 1.10 / 1.02, 2 threads 0.50 / 0.54 -> 0.82 / 1.04. AVX-512
+    // conversions of f32 to narrower types too (jit_cvt_a_blocks_inner).
+    prm.a_blocks_inner =
+            (isa == cpu_isa_t::avx2 && (data_type_size(p.sdt) == 4 || data_type_size(p.ddt) == 4))
+            || jit_cvt_a_blocks_inner(isa, p);
     // AVX-512 f32 bit copies: tiny tile calls take a block of the next
     // loop (jit_min_tile_call).
     if (zmm_dword_copy) prm.min_tile_call = jit_min_tile_call();
     // (Run tiles: calls of more than one block, jit_run_deal_min_call.)
     if (const dim_t run_call = jit_run_deal_min_call(isa, p))
         prm.min_tile_call = std::max(prm.min_tile_call, run_call);
-    // AVX-512 f32 bit copies: the copy's run blocks likewise (jit_copy_blocks_inner),
-    // and f32 conversions to narrower types (jit_cvt_blocks_inner).
-    prm.copy_blocks_inner =
-            (zmm_dword_copy && jit_copy_blocks_inner()) || jit_cvt_blocks_inner(isa, p);
-    static const bool short_tiles = getenv_int("RELAYOUT_JIT_AVX2_SHORT_TILES", 1) != 0; // knob
-    prm.short_tiles_split = isa == cpu_isa_t::avx2 && short_tiles;
+    // AVX-512 f32 bit copies: the copy's run blocks likewise (hwio ->
+    // OIhw16i16o 3x3: consecutive calls read the next line of the same src
+    // rows, not one line of each of 144 new ones), and f32 conversions to
+    // narrower types (jit_cvt_blocks_inner).
+    prm.copy_blocks_inner = zmm_dword_copy || jit_cvt_blocks_inner(isa, p);
+    prm.short_tiles_split = isa == cpu_isa_t::avx2;
     prm.split_interleaves = jit_split_interleaves(isa, p);
     // Tuning knobs (experiments only; part of no cache key).
     static const int tb = getenv_int("RELAYOUT_JIT_TILE_B", 0);

@@ -634,7 +634,6 @@ private:
     void gen_ymm_b16_tile(int64_t osA, int64_t ssA, int64_t dsA);
     void gen_ymm_pad_b_tile(int64_t osA);
     void gen_ymm_b16_outer();
-    void gen_f32_line_pair(int64_t osA, const std::function<int64_t(int)> &row_disp);
     void gen_f32_line_pair_regs(int64_t osA, const std::function<int64_t(int)> &row_disp);
     std::array<int, 16> transpose_tile_pool(std::deque<int> &pool);
     void gen_b_outer_pair(int64_t osA, const std::function<int64_t(int)> &row_disp);
@@ -1755,14 +1754,13 @@ void reorder_gen_t::gen_byte_tile(bool a_partial, int half) {
 
 void reorder_gen_t::byte_tile_prefetch() {
     if (!byte_pf_) return;
-    static const int hint = getenv_int("RELAYOUT_JIT_BYTE_PF_HINT", 1); // experiment knob
     mov(r14, rax);
     and_(r14, 48);
     imul(r14, r14, (int)d_.is[1]);
     add(r14, rcx);
     for (int r = 0; r < 16; ++r) {
         const Address a = ptr[r14 + r * d_.is[1] + byte_pf_];
-        hint == 0 ? prefetcht0(a) : hint == 2 ? prefetcht2(a) : prefetcht1(a);
+        prefetcht1(a);
     }
 }
 
@@ -3459,11 +3457,7 @@ void reorder_gen_t::gen_transpose() {
         L(lno);
     }
     // 16x16 tiles: whole dst lines streamed.
-    if (d_.f32_lines && z_)
-        tile_pair([&] {
-            d_.f32_line_regs ? gen_f32_line_pair_regs(osA, row_disp)
-                             : gen_f32_line_pair(osA, row_disp);
-        });
+    if (d_.f32_lines && z_) tile_pair([&] { gen_f32_line_pair_regs(osA, row_disp); });
     // 8x16 tiles (AVX2): the same, lines of two ymm.
     if (d_.f32_lines && !z_) tile_pair([&] { gen_ymm_f32_line_pair(osA); });
     // Near B src rows: two B tiles per A tile (b_outer_pairs) where the
@@ -3934,54 +3928,9 @@ void reorder_gen_t::gen_ymm_pad_b_tile(int64_t osA) {
 // the stack rows or without the scratch rows ~53-54 each; the scratch
 // kept in L1, the valignd and its scratch load dropped, heads and
 // middles stored row by row, and pf_row 512 / 1024 were even. Each tile
-// prefetches its src rows as the full tiles do. rax a0, rcx src tile, rdx dst tile; r13, r14, k7,
-// zmm tb_ and tb_ + 1 are clobbered.
-void reorder_gen_t::gen_f32_line_pair(int64_t osA, const std::function<int64_t(int)> &row_disp) {
-    const Zmm t(tb_), r(tb_ + 1);
-    auto lanes_of = [&](int a) { return f32_pair_lanes(a); };
-    auto first = [&](int a) { return ptr[rsp + buf_stage + 64 * a]; };
-    stores_streamed_or_cached(true, [&](bool stream, const Label &done) {
-        if (!stream) return f32_pair_cached(osA, row_disp);
-        f32_pair_tile(0, row_disp);
-        for (int a = 0; a < 16; ++a)
-            vmovups(first(a), Zmm(a));
-        mov(r13, rax);
-        shl(r13, 6);
-        add(r13, qword[rsp + s_lines]);
-        // Head lines, before the second tile is loaded: whole after a
-        // previous row (a pair before, or the previous call's: lines_io
-        // bit 0), else partial.
-        Label lwhole, lpartial, lheads;
-        f32_pair_heads_branch(lwhole, lpartial);
-        L(lwhole);
-        for (int a = 0; a < 16; ++a) {
-            const int m = lanes_of(a);
-            if (m == 0) continue;
-            valignd(t, Zmm(a), ptr[r13 + 64 * a], 16 - m); // previous row's last m lanes first
-            vmovntps(ptr[rdx + a * osA - 4 * m], t);
-        }
-        jmp(lheads, T_NEAR);
-        L(lpartial);
-        f32_pair_partial_heads(osA, r);
-        L(lheads);
-        f32_pair_tile(1, row_disp);
-        // Middle lines, and the second tile to the scratch.
-        for (int a = 0; a < 16; ++a) {
-            const int m = lanes_of(a);
-            if (m == 0) {
-                vmovups(t, first(a));
-                vmovntps(ptr[rdx + a * osA], t);
-                vmovntps(ptr[rdx + a * osA + 64], Zmm(a));
-                continue;
-            }
-            valignd(t, Zmm(a), first(a), 16 - m);
-            vmovntps(ptr[rdx + a * osA + 4 * (16 - m)], t);
-            vmovups(ptr[r13 + 64 * a], Zmm(a));
-        }
-        f32_pair_tails(
-                osA, done, [](int a) { return Zmm(a); }, r);
-    });
-}
+// prefetches its src rows as the full tiles do. These figures are the
+// first version's, which parked the first tile's rows on the stack; the
+// kernel is now gen_f32_line_pair_regs (below), the only AVX-512 one.
 
 // The first tile of a pair (h = 0) or the second: its src rows
 // prefetched along A (pf_row), loaded into zmm 0 .. 15 and transposed
@@ -4214,8 +4163,8 @@ std::array<int, 16> reorder_gen_t::transpose_tile_pool(std::deque<int> &pool) {
     return out;
 }
 
-// The f32 line pairs of gen_f32_line_pair with every streamed line
-// assembled in registers (d_.f32_line_regs, see jit_f32_line_regs). Rows
+// The f32 line pairs (described above) with every streamed line
+// assembled in registers. Rows
 // a and 16 - a of an A tile start m and 16 - m lanes into a line (m = a *
 // os[0] mod 16; 0 and 0, or 8 and 8), so the lanes of the first tile that
 // their middle lines need (row a's last m, row 16 - a's last 16 - m) fill
@@ -4228,7 +4177,7 @@ std::array<int, 16> reorder_gen_t::transpose_tile_pool(std::deque<int> &pool) {
 // heads, the rotated row serving both its head (middle) line and the
 // packed register. Rows of m = 0 are whole lines. Per pair of rows two
 // valignd, as before, and four masked moves; no stack rows, half the
-// scratch. The cached version (calls not aligned) is gen_f32_line_pair's.
+// scratch. Calls not aligned store cached (f32_pair_cached).
 void reorder_gen_t::gen_f32_line_pair_regs(
         int64_t osA, const std::function<int64_t(int)> &row_disp) {
     auto top_lanes = [&](int m) { // k7: lanes 16 - m .. 15
@@ -5230,10 +5179,9 @@ int64_t jit_byte_tile_pf(const jit_reorder_desc_t &d) {
 // lane inserts -> 16 loads and 32 lane shuffles). Single-thread, knob off
 // / on, medians of 5 interleaved (Xeon, calls split by
 // jit_split_interleaves): 1024x1024x4x4 1.03x, with s8s8 1.05x; in L2
-// (256x256x4x4) even. Knob RELAYOUT_JIT_BYTE_LINES=0: off.
+// (256x256x4x4) even.
 bool jit_byte_lines(const jit_reorder_desc_t &d) {
-    static const bool on = getenv_int("RELAYOUT_JIT_BYTE_LINES", 1) != 0; // experiment knob
-    return on && d.byte_tile && d.strategy == kernel_strategy_t::interleave && d.in_n == 4
+    return d.byte_tile && d.strategy == kernel_strategy_t::interleave && d.in_n == 4
            && d.in_is == 16 && d.is[0] == 1;
 }
 
@@ -5259,7 +5207,7 @@ bool jit_byte_lines(const jit_reorder_desc_t &d) {
 // host (Zen 5: 48 KiB 12-way L1D) the 64-byte groups ran them at about 40%
 // of a copy, and a src pitch of a page (64 x 64 planes: the 64 rows of a
 // group in one L1 set) some 10 points below 63 x 64 or a plane padded to
-// 4160 B. Knob RELAYOUT_JIT_WIDE_NEAR=0 (the 64-byte groups) / on, % of a
+// 4160 B. The 64-byte groups -> the wide stage, % of a
 // streaming copy, medians of 5 interleaved rounds (thread CPU time; the
 // process's at 2 threads), single-thread / 2 threads: s8 nchw -> nhwc
 // 32x256x64x64 41 -> 61 / 42 -> 66, 32x256x63x64 51 -> 64 / 53 -> 61,
@@ -5271,10 +5219,9 @@ bool jit_byte_lines(const jit_reorder_desc_t &d) {
 // 50; s8 ab -> ba 2048 x 4096: 53 -> 35): not taken; nor 2 lines per row
 // (C = 256: 42 -> 41, C = 128: 40 -> 52 against 66 with 4), nor 32-lane
 // word tiles (bf16 nchw -> nhwc 16x256x64x64 48 -> 46, 56 x 56 50 -> 46);
-// 64-lane word calls take it (jit_word_near_rows64).
+// 64-lane word calls take it (jit_word_rows64).
 int jit_wide_stage(const jit_reorder_desc_t &d) {
-    static const int knob = getenv_int("RELAYOUT_JIT_WIDE_STAGE", 4);     // experiment knob
-    static const int near_knob = getenv_int("RELAYOUT_JIT_WIDE_NEAR", 1); // experiment knob
+    static const int knob = getenv_int("RELAYOUT_JIT_WIDE_STAGE", 4); // experiment knob
     if (knob != 2 && knob != 4) return 0;
     if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose) return 0;
     const bool bytes = d.byte_tile && d.in_n == 1 && (d.n[1] == 64 || d.byte_pair) && d.n[0] >= 64
@@ -5283,11 +5230,10 @@ int jit_wide_stage(const jit_reorder_desc_t &d) {
     if (!bytes && !words) return 0;
     const int64_t dst_row = d.os[0] * (int64_t)data_type_size(d.ddt);
     const int64_t isB = d.is[1] * (int64_t)data_type_size(d.sdt);
-    const bool near = near_knob && bytes && dst_row < 1024 && d.n[0] >= 64 * knob;
+    const bool near = bytes && dst_row < 1024 && d.n[0] >= 64 * knob;
     // Calls of 64 word lanes of far src rows (jit_word_rows64), dst rows
-    // of 512 B on (jit_word_near_rows64).
-    const bool near_words =
-            words && d.n[1] == 64 && isB >= 4096 && dst_row >= 512 && jit_word_near_rows64();
+    // of 512 B on (jit_word_rows64).
+    const bool near_words = words && d.n[1] == 64 && isB >= 4096 && dst_row >= 512;
     if (dst_row < 4096 && !near && !near_words) return 0;
     return fits32(64 * isB + 64 * 64 * knob) ? knob : 0;
 }
@@ -5330,11 +5276,9 @@ bool half_a_tile(const jit_reorder_desc_t &d) {
 // tiles), B of 9 to 15 lanes (3x3, 2x5, 3x5 filters). Single
 // thread, x oneDNN, medians of 3 interleaved (reorder_bench, busy):
 // 1024x1024x3x3 0.88 -> 1.07, 512x512x3x3 1.01 -> 1.19, 256x128x3x3
-// 0.95 -> 2.21, 1024x1024x2x5 0.51 -> 1.07. Knob RELAYOUT_JIT_SHORT_B_ZMM=0:
-// off.
+// 0.95 -> 2.21, 1024x1024x2x5 0.51 -> 1.07.
 bool short_b_zmm(const jit_reorder_desc_t &d) {
-    static const bool on = getenv_int("RELAYOUT_JIT_SHORT_B_ZMM", 1) != 0; // experiment knob
-    return on && d.isa == cpu_isa_t::avx512_core && d.strategy == kernel_strategy_t::transpose
+    return d.isa == cpu_isa_t::avx512_core && d.strategy == kernel_strategy_t::transpose
            && d.n[0] == 8 && d.in_n == 1 && d.n[1] > 8 && d.n[1] < 16 && d.bit_copy
            && data_type_size(d.sdt) == 4;
 }
@@ -5367,10 +5311,9 @@ int dst_rows_per_l1_set(int64_t pitch, int rows) {
 // It stores only the rows it adds. 1024x1024x3x3, AVX2 on both sides,
 // x oneDNN, 3 rounds interleaved, busy: single-thread 0.57 / 0.59 / 0.65
 // -> 0.86 / 0.97 / 0.73, 2 threads 0.62 / 0.52 / 0.62 -> 0.96 / 1.18 /
-// 1.22 (7-8 -> 12-18% of a copy). Knob RELAYOUT_JIT_YMM_SHIFT_NEW=0: off.
+// 1.22 (7-8 -> 12-18% of a copy).
 bool jit_ymm_shift_new_rows(const jit_reorder_desc_t &d) {
-    static const bool on = getenv_int("RELAYOUT_JIT_YMM_SHIFT_NEW", 1) != 0; // experiment knob
-    return on && d.isa == cpu_isa_t::avx2 && d.ymm_b16 && d.n[0] > 8 && d.n[0] % 8 != 0;
+    return d.isa == cpu_isa_t::avx2 && d.ymm_b16 && d.n[0] > 8 && d.n[0] % 8 != 0;
 }
 
 // OIhw8i8o -> oihw, OIhw16o16i -> oihw 3x3 on AVX2: B = 9 hw, so every A
@@ -5379,13 +5322,11 @@ bool jit_ymm_shift_new_rows(const jit_reorder_desc_t &d) {
 // moves back and runs as a full tile. Only where the call's B is not
 // whole tiles and more than one; not with the sum or compensation (the
 // repeated lanes), B-outer tiles (the A loop inside keeps r15) or the line
-// pairs (their rows carried between calls). Knob
-// RELAYOUT_JIT_YMM_SHIFT_B=0: off.
+// pairs (their rows carried between calls).
 bool jit_ymm_shift_b(const jit_reorder_desc_t &d) {
-    static const bool on = getenv_int("RELAYOUT_JIT_YMM_SHIFT_B", 1) != 0; // experiment knob
-    return on && d.isa == cpu_isa_t::avx2 && d.strategy == kernel_strategy_t::transpose
-           && d.in_n == 1 && d.beta == 0.f && !d.comp_lanes && !d.b_outer && !d.f32_lines
-           && d.n[1] > 8 && d.n[1] % 8 != 0 && !(d.nt && d.os[0] == 8);
+    return d.isa == cpu_isa_t::avx2 && d.strategy == kernel_strategy_t::transpose && d.in_n == 1
+           && d.beta == 0.f && !d.comp_lanes && !d.b_outer && !d.f32_lines && d.n[1] > 8
+           && d.n[1] % 8 != 0 && !(d.nt && d.os[0] == 8);
 }
 
 // nchw -> nhwc, nhwc -> nchw, ab -> ba, nchw <-> nChw16c on AVX2: the 8x8
@@ -5393,10 +5334,9 @@ bool jit_ymm_shift_b(const jit_reorder_desc_t &d) {
 // apart in time when streamed (2x slower than cached there), so these
 // stayed cached. Two tiles side by side write whole lines.
 int jit_ymm_small_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa) {
-    static const bool on = getenv_int("RELAYOUT_JIT_YMM_SMALL", 1) != 0; // experiment knob
     const int e = (int)data_type_size(d.sdt);
-    if (!on || isa != cpu_isa_t::avx2 || d.isa != cpu_isa_t::avx2 || !d.bit_copy
-            || (e != 1 && e != 2) || (int)data_type_size(d.ddt) != e)
+    if (isa != cpu_isa_t::avx2 || d.isa != cpu_isa_t::avx2 || !d.bit_copy || (e != 1 && e != 2)
+            || (int)data_type_size(d.ddt) != e)
         return 0;
     if (d.strategy != kernel_strategy_t::transpose && d.strategy != kernel_strategy_t::interleave)
         return 0;
@@ -5427,17 +5367,6 @@ int jit_ymm_small_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa) {
     return e;
 }
 
-namespace {
-
-// Experiment knob RELAYOUT_JIT_YMM_LINES (the AVX2 staged lines and 32
-// lanes of far-row words): 0 off, 1 on, 2 staged but never streamed.
-int ymm_lines_knob() {
-    static const int knob = getenv_int("RELAYOUT_JIT_YMM_LINES", 1); // experiment knob
-    return knob;
-}
-
-} // namespace
-
 // The 16-byte (bytes) or 32-byte (words) pieces of dst rows that the
 // tiles above store write each 64-byte line in 4 or 2 visits, read for
 // ownership each time (cached; half lines far apart cannot stream), and
@@ -5450,10 +5379,9 @@ int ymm_lines_knob() {
 // cached dsts lost with the stage (AVX2, 2 threads, 9 rounds alternated,
 // Intel host: s8 nchw -> nhwc 4x256x64x64 0.96x, 8x256x64x64 0.90x).
 bool jit_ymm_small_lines(const jit_reorder_desc_t &d, size_t bytes) {
-    const int on = ymm_lines_knob();
     const int64_t e = (int64_t)data_type_size(d.sdt);
     const int64_t GA = 4 * 16 / std::max<int64_t>(1, e), GB = 64 / std::max<int64_t>(1, e);
-    return on && d.isa == cpu_isa_t::avx2 && d.strategy == kernel_strategy_t::transpose
+    return d.isa == cpu_isa_t::avx2 && d.strategy == kernel_strategy_t::transpose
            && (e == 1 || e == 2) && d.in_n == 1 && !d.comp_lanes && d.os[1] == 1
            && d.os[0] * e % 64 == 0 && d.n[0] >= GA && d.n[1] >= GB && fits32(GB * d.is[1] * e)
            && fits32(GA * d.os[0] * e)
@@ -5461,8 +5389,8 @@ bool jit_ymm_small_lines(const jit_reorder_desc_t &d, size_t bytes) {
 }
 
 bool jit_ymm_word_lines(cpu_isa_t isa, const plan_t &p) {
-    if (ymm_lines_knob() == 0 || vector_isa(isa) != cpu_isa_t::avx2 || !p.bit_copy
-            || p.nodes.empty() || data_type_size(p.sdt) != 2 || data_type_size(p.ddt) != 2)
+    if (vector_isa(isa) != cpu_isa_t::avx2 || !p.bit_copy || p.nodes.empty()
+            || data_type_size(p.sdt) != 2 || data_type_size(p.ddt) != 2)
         return false;
     const node_t &inner = p.nodes.back();
     bool a_lines = false; // the A node's dst rows whole lines apart
@@ -5492,9 +5420,8 @@ int64_t jit_ymm_b16_near_rows(const jit_reorder_desc_t &d, const kernel_plan_t &
     const int64_t row = B.is * 4;
     if (row < 128 || row >= 4096 || A.total < 32 || A.n % 8 != 0 || B.n % 16 != 0) return 0;
     static const int groups = getenv_int("RELAYOUT_JIT_PF_GROUPS", 1);
-    static const int on = getenv_int("RELAYOUT_JIT_AVX2_NEAR", 1);
     const int64_t pf = groups * 16 * row;
-    return on && groups > 0 && fits32(pf + 16 * row) ? pf : 0;
+    return groups > 0 && fits32(pf + 16 * row) ? pf : 0;
 }
 
 namespace {
@@ -5534,11 +5461,9 @@ int64_t near_rows_prefetch(const jit_reorder_desc_t &d, const plan_t &p, const k
 // 16x256x64x64 74 -> 88, 16x128x64x128 76 -> 92, 16x192x64x64 90 -> 112;
 // two processes at once (both cores) 16x256x64x64 ~76 -> ~90. Lost:
 // rows further apart (C = 384: 80 -> 76, 512: 78 -> 73; C = 1024 even),
-// cached (2x256x64x64, 16 MB: 78 -> 67); C = 64 even (75 -> 79). Knob
-// RELAYOUT_JIT_BOUT_PAIR=0: off.
+// cached (2x256x64x64, 16 MB: 78 -> 67); C = 64 even (75 -> 79).
 bool b_outer_pairs(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
-    static const bool on = getenv_int("RELAYOUT_JIT_BOUT_PAIR", 1) != 0; // experiment knob
-    if (!on || !d.b_outer || !d.nt || !d.bit_copy || d.isa != cpu_isa_t::avx512_core) return false;
+    if (!d.b_outer || !d.nt || !d.bit_copy || d.isa != cpu_isa_t::avx512_core) return false;
     const kloop_t &A = kp.micro[0], &B = kp.micro[1];
     for (int i = 0; i < p.ndims; ++i)
         if (p.check[i]) return false;
@@ -5703,17 +5628,6 @@ dim_t jit_dst_stage_row(const jit_reorder_desc_t &d, const plan_t &p, const kern
     return row;
 }
 
-namespace {
-
-// The flattened short-A tiles of 16-bit bit copies (jit_flat_a_tiles).
-// Knob RELAYOUT_JIT_FLAT_A_WORDS=0: off.
-bool flat_a_words() {
-    static const bool on = getenv_int("RELAYOUT_JIT_FLAT_A_WORDS", 1) != 0; // experiment knob
-    return on;
-}
-
-} // namespace
-
 // 3x3 filters, oihw -> OIhw16i16o: A = 9 hw positions (src stride 1, dst
 // rows 1 KiB apart), the baked i loop 16 x (src 9, dst 16), B = 16 o rows
 // 72 KiB apart. The A tiles of 9 rows cost as much as full ones (16 per
@@ -5730,8 +5644,7 @@ dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d) {
     if (d.strategy != kernel_strategy_t::transpose) return 0;
     if (d.byte_tile || d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return 0;
     const dim_t ssz = (dim_t)data_type_size(d.sdt), dsz = (dim_t)data_type_size(d.ddt);
-    const bool zmm_words =
-            d.isa == cpu_isa_t::avx512_core && flat_a_words() && !d.word_tile && !d.word_pair;
+    const bool zmm_words = d.isa == cpu_isa_t::avx512_core && !d.word_tile && !d.word_pair;
     const bool words = zmm_words && d.bit_copy && ssz == 2 && dsz == 2;
     const bool to_bf16 = zmm_words && !d.bit_copy && d.sdt == relayout_f32 && d.ddt == relayout_bf16
                          && !d.src_scale && !d.dst_scale && d.src_zp == 0.f && d.dst_zp == 0.f
@@ -5758,16 +5671,7 @@ dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d) {
 // the next block prefetched. Single-thread, best of 5 interleaved, % of a
 // copy: 512x1024x7x7 33 -> 86, 512x512x5x5x5 36 -> 80 (without the
 // prefetch 52, 49; two blocks ahead even); in the caches 256x256x7x7 47
-// -> 51, 64x64x5x5x5 37 -> 55. Knob RELAYOUT_JIT_AVX2_FLAT_LOOP=0: off.
-namespace {
-
-bool jit_ymm_flat_b_loop() {
-    static const bool on = getenv_int("RELAYOUT_JIT_AVX2_FLAT_LOOP", 1) != 0; // experiment knob
-    return on;
-}
-
-} // namespace
-
+// -> 51, 64x64x5x5x5 37 -> 55.
 // (5x5, 3x3x3: B = 25, 27: the same, 25 or 27 full tiles instead of 32
 // of which 16 partial, and the dst streamed, which the folded loop's
 // steps of 25 elements kept cached.)
@@ -5783,13 +5687,12 @@ namespace {
 // interleaved, knob 0 -> 1: 1024x1024x4x4 75 -> 95, 83 -> 92, 92 -> 108,
 // 512x1024x4x4 85 -> 105; against the usual tiles with the fence in the
 // driver 86 -> 102; 2 threads (wall clock, 7 rounds) 101 -> 144 (noisy).
-// Flattened, without the quads and the fence (RELAYOUT_JIT_QUAD_LD=0):
+// Flattened, without the quads and the fence:
 // 99 -> 119; quads with a fence per call 107 -> 112. The fence in the
 // driver alone for the usual tiles: 85 -> 90, 86 -> 87, 83 -> 89 (2
-// threads even). Knob RELAYOUT_JIT_FLAT_B_WHOLE=0: off.
+// threads even).
 bool flat_b_whole_tiles(const jit_reorder_desc_t &d) {
-    static const bool on = getenv_int("RELAYOUT_JIT_FLAT_B_WHOLE", 1) != 0; // experiment knob
-    return on && d.isa == cpu_isa_t::avx512_core && d.nt;
+    return d.isa == cpu_isa_t::avx512_core && d.nt;
 }
 
 } // namespace
@@ -5811,10 +5714,8 @@ dim_t jit_flat_b_tiles(const jit_reorder_desc_t &d) {
     if (d.loop_os[L] != d.n[1]) return 0;
     const dim_t flat = d.n[1] * d.loop_n[L];
     // Unrolled: at most 32 tiles; more in a loop, up to a table of
-    // flat_b_looped_max positions (AVX2: jit_ymm_flat_b_loop).
-    const dim_t max_flat = d.isa == cpu_isa_t::avx512_core || jit_ymm_flat_b_loop()
-                                   ? flat_b_looped_max
-                                   : 16 * flat_unrolled_tiles;
+    // flat_b_looped_max positions (AVX2: gen_ymm_flat_b_loop).
+    const dim_t max_flat = flat_b_looped_max;
     if (flat % 16 != 0 || flat > max_flat) return 0;
     // The body's src (16 A x B x the loop) one dense block of flat lines
     // (the prefetch ahead walks it in address order).
@@ -5866,15 +5767,13 @@ dim_t jit_ymm_flat_steps(const jit_reorder_desc_t &d) {
 // taken. The flattened interleave lanes (2x2 to oihw, jit_flat_b_lanes:
 // calls of 4 tiles, 4 KiB of src) too, which also lets their streamed
 // calls end without the sfence (jit_fence_in_driver): single-thread,
-// knob RELAYOUT_JIT_LANES_QUAD 0 -> 1, medians of 5 interleaved, % of a
+// without -> with the quads, medians of 5 interleaved, % of a
 // copy: 2048x2048x2x2 76 -> 95, 68 -> 84, 72 -> 88; 2048x1536x1x2 55 ->
 // 88; 2 threads (wall clock, a copy on both cores, 7 rounds) 80 -> 94.
 // Quads with a fence per call (RELAYOUT_JIT_CALL_FENCE=1) 73 -> 81.
 bool jit_quad_loads(const jit_reorder_desc_t &d) {
-    static const bool on = getenv_int("RELAYOUT_JIT_QUAD_LD", 1) != 0;       // experiment knob
-    static const bool lanes = getenv_int("RELAYOUT_JIT_LANES_QUAD", 1) != 0; // experiment knob
-    if (!on || d.isa != cpu_isa_t::avx512_core) return false;
-    if (d.strategy == kernel_strategy_t::interleave) return lanes && d.flat_b;
+    if (d.isa != cpu_isa_t::avx512_core) return false;
+    if (d.strategy == kernel_strategy_t::interleave) return d.flat_b;
     // (The flattened word tiles load their rows zero-extended.)
     const bool flat_a = d.flat_a && data_type_size(d.sdt) == 4;
     return d.strategy == kernel_strategy_t::transpose && (flat_a || d.flat_b);
@@ -5901,8 +5800,7 @@ bool jit_quad_loads(const jit_reorder_desc_t &d) {
 // bf16 1.41 -> 1.61 / 1.25 -> 1.44, s8 1.72 -> 2.68 / even, OIhw8i8o
 // 0.82 -> 0.94 / 0.80 -> 0.87.
 bool jit_a_rows_unmasked(const jit_reorder_desc_t &d) {
-    static const bool on = getenv_int("RELAYOUT_JIT_A_ROWS_UNMASKED", 1) != 0; // experiment knob
-    return on && d.isa == cpu_isa_t::avx512_core && d.n[0] < 16 && 2 * d.n[0] != 16
+    return d.isa == cpu_isa_t::avx512_core && d.n[0] < 16 && 2 * d.n[0] != 16
            && (d.strategy == kernel_strategy_t::transpose
                    || d.strategy == kernel_strategy_t::interleave);
 }
@@ -5914,13 +5812,6 @@ bool jit_a_rows_unmasked(const jit_reorder_desc_t &d) {
 // ownership); packed, the rows go to a stack buffer unmasked, in order
 // (each row's dead lanes overwritten by the next row), and the run to
 // the dst as 9 whole lines, streamed when large.
-// The planner's loop of a transpose continuing A's src run baked
-// innermost (kernel_plan_params_t::a_run_loop).
-bool jit_a_run_loop() {
-    static const bool on = getenv_int("RELAYOUT_JIT_A_RUN_LOOP", 1) != 0; // experiment knob
-    return on;
-}
-
 // OIhw16o16i -> ohwi 3x3 (a copy of 16 f32 per position): the baked hw and
 // I loops read a line of each of 576 src blocks 9 KiB apart per call, the
 // next call (o) the next line of each; with the o loop baked innermost a
@@ -5940,17 +5831,8 @@ bool jit_a_run_split() {
     return on;
 }
 
-// hwio -> OIhw16i16o 3x3 (a copy of 16 f32 per position, the baked hw and
-// i loops 4 MiB and 4 KiB apart in the src): the driver swept the i
-// blocks inside the o blocks, so consecutive calls read one line of each
-// of 144 new rows (pages); with the o blocks innermost they read the next
-// line of the same rows.
-bool jit_copy_blocks_inner() {
-    static const bool on = getenv_int("RELAYOUT_JIT_COPY_BLOCKS_INNER", 1) != 0; // experiment knob
-    return on;
-}
-
-// The same for AVX-512 copies converting f32 to bf16 / f16 / s8 / u8
+// The copy blocks inner of AVX-512 f32 bit copies (jit_plan_params)
+// for AVX-512 copies converting f32 to bf16 / f16 / s8 / u8
 // (nhwc -> nChw16c: a run of 16 channels per position, the positions
 // 1 KiB apart, the halves of a plane 2 MiB apart in the driver; hwio ->
 // OIhw16i16o): consecutive calls read the next line of the same src rows.
@@ -5990,9 +5872,7 @@ dim_t jit_min_tile_call() {
 }
 
 bool jit_packed_rows(const jit_reorder_desc_t &d) {
-    static const bool on = getenv_int("RELAYOUT_JIT_PACKED_ROWS", 1) != 0; // experiment knob
-    if (!on || d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose)
-        return false;
+    if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose) return false;
     if (!d.bit_copy || d.byte_tile || d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return false;
     if (data_type_size(d.sdt) != 4 || data_type_size(d.ddt) != 4) return false;
     if (d.flat_a || d.flat_b || d.dst_stage_row || d.f32_lines || d.few_b || d.b_outer)
@@ -6048,8 +5928,7 @@ bool jit_fence_in_driver(const jit_reorder_desc_t &d) {
 // whole calls run straight-line instead, streamed as whole lines where the
 // copy streams.
 bool jit_short_copy(const jit_reorder_desc_t &d) {
-    static const bool on = getenv_int("RELAYOUT_JIT_SHORT_COPY", 1) != 0; // experiment knob
-    if (!on || d.strategy != kernel_strategy_t::copy || d.nloops < 1) return false;
+    if (d.strategy != kernel_strategy_t::copy || d.nloops < 1) return false;
     const int W = d.isa == cpu_isa_t::avx512_core ? 16 : 8;
     if (d.bit_copy) return d.n[0] * (dim_t)data_type_size(d.sdt) <= 4 * W * 4;
     return d.n[0] % W == 0 && d.n[0] <= 4 * W;
@@ -6061,9 +5940,8 @@ bool jit_short_copy(const jit_reorder_desc_t &d) {
 // one whole line from that loop's positions, streamed where the copy
 // streams, instead of cached pieces of lines.
 int jit_short_unroll(const jit_reorder_desc_t &d) {
-    static const bool on = getenv_int("RELAYOUT_JIT_SHORT_LINES", 1) != 0; // experiment knob
     const int in = d.nloops - 1; // the innermost baked loop
-    if (!on || in < 0 || d.loop_os[in] != d.n[0]) return 1;
+    if (in < 0 || d.loop_os[in] != d.n[0]) return 1;
     // Conversions (AVX-512): one vector per position into 2- or 1-byte
     // lanes (f32 -> bf16 nhwc -> nChw16c: 32 bytes per position).
     const dim_t dsz = (dim_t)data_type_size(d.ddt);
@@ -6118,12 +5996,11 @@ dim_t jit_flat_b_lanes(const jit_reorder_desc_t &d) {
 // (gen_transpose_flat_b: each 16 lanes two 8x16 tile pairs, each dst row
 // a whole line of two back-to-back stores). Single-thread, best of 5
 // interleaved, % of a copy: 2048x2048x2x2 45 -> 86 (without the prefetch
-// 48). Knob RELAYOUT_JIT_AVX2_FLAT_LANES=0: off.
+// 48).
 namespace {
 
 dim_t jit_ymm_flat_b_lanes(const jit_reorder_desc_t &d, bool nt_lines) {
-    static const bool on = getenv_int("RELAYOUT_JIT_AVX2_FLAT_LANES", 1) != 0; // experiment knob
-    if (!on || d.isa != cpu_isa_t::avx2) return 0;
+    if (d.isa != cpu_isa_t::avx2) return 0;
     return flat_b_lanes_shape(d, nt_lines);
 }
 
@@ -6211,8 +6088,7 @@ dim_t jit_run_deal_min_call(cpu_isa_t isa, const plan_t &p) {
 }
 
 dim_t jit_flat_pairs(const jit_reorder_desc_t &d, const kernel_plan_t &kp, bool bf16_isa) {
-    static const bool on = getenv_int("RELAYOUT_JIT_FLAT_PAIRS", 1) != 0; // experiment knob
-    if (!on || d.isa != cpu_isa_t::avx512_core || d.nloops < 1) return 0;
+    if (d.isa != cpu_isa_t::avx512_core || d.nloops < 1) return 0;
     const bool words = d.bit_copy && data_type_size(d.sdt) == 2 && data_type_size(d.ddt) == 2;
     // f32 -> bf16 without scales or zero points: vcvtne2ps2bf16 (bf16_ne).
     const bool to_bf16 = bf16_isa && !d.bit_copy && d.sdt == relayout_f32 && d.ddt == relayout_bf16
@@ -6361,8 +6237,7 @@ dim_t jit_narrow_far_rows_plane(cpu_isa_t isa, const plan_t &p) {
 dim_t jit_narrow_rows_lanes(cpu_isa_t isa, const plan_t &p) {
     if (isa != cpu_isa_t::avx512_core || p.bit_copy || p.beta != 0.f || p.s8s8_comp || p.zp_comp)
         return 0;
-    static const bool on = getenv_int("RELAYOUT_JIT_NARROW_ROWS", 1) != 0; // experiment knob
-    if (!on || p.nodes.empty()) return 0;
+    if (p.nodes.empty()) return 0;
     // Scales may vary along B (the innermost dst node) only: the rows are
     // converted along A (jit_narrow_rows then takes the kernel).
     const int bdim = p.nodes.back().dim;
@@ -6424,11 +6299,9 @@ bool jit_quad_a(const jit_reorder_desc_t &d) {
     return (d.ddt == relayout_s8 || d.ddt == relayout_u8) && a_groups_desc(d, 64);
 }
 
-// Byte quads: see gen_quad_bytes. Experiment knob RELAYOUT_JIT_QUAD_BYTES=0: off.
+// Byte quads: see gen_quad_bytes.
 bool jit_quad_bytes(const jit_reorder_desc_t &d) {
-    static const bool on = getenv_int("RELAYOUT_JIT_QUAD_BYTES", 1) != 0; // experiment knob
-    return on && data_type_size(d.sdt) == 1 && data_type_size(d.ddt) == 1
-           && a_groups_desc(d, 64, true);
+    return data_type_size(d.sdt) == 1 && data_type_size(d.ddt) == 1 && a_groups_desc(d, 64, true);
 }
 
 // Streamed AVX-512 copies converting to s8 / u8: the clamp to the upper
@@ -6440,12 +6313,10 @@ bool jit_quad_bytes(const jit_reorder_desc_t &d) {
 // copy's speed, with it ~85%). 16x256x64x64, % of a streaming copy,
 // knob off / on, medians of 5-7 interleaved: single-thread f32 -> s8
 // with a scale 84 -> 91, f32 -> u8 85 -> 90; two processes at once
-// (both cores) s8 84 -> 92. Experiment knob RELAYOUT_JIT_COPY_PACKS=0:
-// off.
+// (both cores) s8 84 -> 92.
 bool jit_copy_packs(const jit_reorder_desc_t &d) {
-    static const bool on = getenv_int("RELAYOUT_JIT_COPY_PACKS", 1) != 0; // experiment knob
-    return on && d.isa == cpu_isa_t::avx512_core && d.strategy == kernel_strategy_t::copy
-           && !d.bit_copy && (d.ddt == relayout_s8 || d.ddt == relayout_u8);
+    return d.isa == cpu_isa_t::avx512_core && d.strategy == kernel_strategy_t::copy && !d.bit_copy
+           && (d.ddt == relayout_s8 || d.ddt == relayout_u8);
 }
 
 // nchw -> nhwc of 2 to 7 channels (images' first layers, 64x3x224x224),
@@ -6466,14 +6337,12 @@ bool jit_copy_packs(const jit_reorder_desc_t &d) {
 // constant or unit-stride along A), and 1-byte dsts of 4 lanes, one line
 // per tile (hwio -> OIhw4i16o4i: B = 4 i, A = 16 o): f32 -> s8 with a
 // scale, 2 threads, 1024x1024x3x3 2 -> 9% (0.47 -> 2.4x oneDNN),
-// 256x256x3x3 7 -> 55% (0.56 -> 5.2x). Knob RELAYOUT_JIT_FEW_B=0: off.
+// 256x256x3x3 7 -> 55% (0.56 -> 5.2x).
 int jit_few_b_tiles(const jit_reorder_desc_t &d) {
-    static const bool on = getenv_int("RELAYOUT_JIT_FEW_B", 1) != 0;         // experiment knob
-    static const bool ymm_on = getenv_int("RELAYOUT_JIT_YMM_FEW_B", 1) != 0; // experiment knob
     static const bool few_b_words =
             getenv_int("RELAYOUT_JIT_FEW_B_WORDS", 1) != 0; // experiment knob
     const bool ymm = d.isa == cpu_isa_t::avx2;
-    if (!on || (ymm && !ymm_on) || d.strategy != kernel_strategy_t::transpose) return 0;
+    if (d.strategy != kernel_strategy_t::transpose) return 0;
     if (d.isa != cpu_isa_t::avx512_core && !ymm) return 0;
     if (d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return 0;
     if (d.n[1] < 2 || d.n[1] > 7 || d.os[1] != 1 || d.os[0] != d.n[1] || d.is[0] != 1) return 0;
@@ -6524,14 +6393,11 @@ bool jit_few_b_run_loop(cpu_isa_t isa, const plan_t &p) {
 // interleaved rounds, medians, % of a streaming copy (x oneDNN):
 // 64x3x224x224 26 -> 112 (0.55 -> 1.48), 16x19x224x224 49 -> 94 (1.10
 // -> 1.36); single-thread (benchdnn_lite, busy machine) 64x3x224x224
-// 154 -> 43 ms. Knob RELAYOUT_JIT_PAD_B=0: off.
+// 154 -> 43 ms.
 bool jit_pad_b_tiles(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
-    static const bool on = getenv_int("RELAYOUT_JIT_PAD_B", 1) != 0;         // experiment knob
-    static const bool ymm_on = getenv_int("RELAYOUT_JIT_YMM_PAD_B", 1) != 0; // experiment knob
     // AVX2: on the 8x16 tile pairs (their lines streamed), A of 8 rows.
-    const bool ymm = d.isa == cpu_isa_t::avx2 && d.ymm_b16 && ymm_on;
-    if (!on || (d.isa != cpu_isa_t::avx512_core && !ymm)
-            || d.strategy != kernel_strategy_t::transpose)
+    const bool ymm = d.isa == cpu_isa_t::avx2 && d.ymm_b16;
+    if ((d.isa != cpu_isa_t::avx512_core && !ymm) || d.strategy != kernel_strategy_t::transpose)
         return false;
     if (!d.nt || !d.bit_copy || data_type_size(d.sdt) != 4 || d.in_n != 1 || d.comp_lanes)
         return false;
@@ -6603,17 +6469,14 @@ int jit_narrow_half(const jit_reorder_desc_t &d) {
 // interleaved rounds, % of a copy) 16x256x64x64 66 -> 88. Not taken: src
 // rows of one stream (nChw16c -> nchw, 64 B apart: 2 threads 114 -> 105),
 // far rows (nchw -> nhwc: 32.0 -> 32.8, even) and cached ones (2x256x64x64
-// 30.5 -> 28.4). Knob RELAYOUT_JIT_BF16_NEAR_INT=0: off.
+// 30.5 -> 28.4).
 bool jit_bf16_int_near_rows(const jit_reorder_desc_t &d) {
-    static const bool on = getenv_int("RELAYOUT_JIT_BF16_NEAR_INT", 1) != 0; // experiment knob
     const int64_t isB = d.is[1] * (int64_t)data_type_size(d.sdt);
-    return on && d.narrow_rows == 32 && d.ddt == relayout_bf16 && d.nt && isB >= 128 && isB < 4096;
+    return d.narrow_rows == 32 && d.ddt == relayout_bf16 && d.nt && isB >= 128 && isB < 4096;
 }
 
 int jit_ymm_narrow_rows(const jit_reorder_desc_t &d, cpu_isa_t isa) {
-    static const bool on = getenv_int("RELAYOUT_JIT_YMM_NARROW", 1) != 0; // experiment knob
-    if (!on || isa != cpu_isa_t::avx2 || d.isa != cpu_isa_t::avx2 || d.bit_copy || d.beta != 0.f)
-        return 0;
+    if (isa != cpu_isa_t::avx2 || d.isa != cpu_isa_t::avx2 || d.bit_copy || d.beta != 0.f) return 0;
     if (d.b_outer || d.pf_ahead || d.dst_stage_row || d.flat_a || d.flat_b || d.ymm_b16
             || d.f32_lines)
         return 0;
@@ -6640,8 +6503,7 @@ int jit_ymm_narrow_rows(const jit_reorder_desc_t &d, cpu_isa_t isa) {
 }
 
 dim_t jit_ymm_narrow_rows_lanes(cpu_isa_t isa, const plan_t &p) {
-    static const bool on = getenv_int("RELAYOUT_JIT_YMM_NARROW", 1) != 0; // experiment knob
-    if (!on || isa != cpu_isa_t::avx2 || p.bit_copy || p.beta != 0.f || p.s8s8_comp || p.zp_comp
+    if (isa != cpu_isa_t::avx2 || p.bit_copy || p.beta != 0.f || p.s8s8_comp || p.zp_comp
             || p.nodes.empty() || data_type_size(p.sdt) != 4)
         return 0;
     const node_t &B = p.nodes.back();
@@ -6691,11 +6553,9 @@ void jit_word_tile_params(cpu_isa_t isa, const plan_t &p, kernel_plan_params_t &
 // 16x256x48x64 23 -> 50, 16x256x60x64 20.1 -> 41.6, 16x256x72x64 21 ->
 // 38, 8x256x64x128 23 -> 40. Other dst rows stay (they lost: 63 x 64
 // planes 51.4 -> 41.9, 56 x 56 55 -> 50, 31 x 64 even, 32 x 64, a page,
-// 51 -> 50, 36 x 64, 4608 B, 49 -> 46). Knob RELAYOUT_JIT_WORD_ALIAS=0:
-// off (one tile per call).
+// 51 -> 50, 36 x 64, 4608 B, 49 -> 46).
 bool jit_word_aliased_dst(const plan_t &p) {
-    static const bool on = getenv_int("RELAYOUT_JIT_WORD_ALIAS", 1) != 0; // experiment knob
-    if (!on || p.nodes.empty() || p.nodes.back().os != 1) return false;
+    if (p.nodes.empty() || p.nodes.back().os != 1) return false;
     for (const auto &nd : p.nodes)
         if (nd.is == 1 && nd.os * 2 > 4608 && nd.os * 2 % 512 == 0) return true;
     return false;
@@ -6711,21 +6571,18 @@ bool jit_word_aliased_dst(const plan_t &p) {
 // -> 69; 2 threads (wall clock) 8192^2 50 -> 64. Calls of 1024 A positions
 // instead of 512 (RELAYOUT_JIT_TILE_PLANE=65536: 70 -> 70, 2 threads 70
 // -> 73), 2 lines per row (73 / 70) and one or three groups ahead (2
-// threads 81 -> 61, 61 -> 78: noise) were even. Knob
-// RELAYOUT_JIT_WORD_ROWS: 32 or 64.
+// threads 81 -> 61, 61 -> 78: noise) were even.
 bool jit_word_rows64(const plan_t &p) {
-    static const int knob = getenv_int("RELAYOUT_JIT_WORD_ROWS", 64); // experiment knob
     static const int wide = getenv_int("RELAYOUT_JIT_WIDE_STAGE", 4);
-    if (knob != 64 || (wide != 2 && wide != 4) || p.nodes.empty()) return false;
+    if ((wide != 2 && wide != 4) || p.nodes.empty()) return false;
     const node_t &inner = p.nodes.back();
     const size_t bytes = size_t(p.nelems()) * 4;
     if (inner.os != 1 || inner.is * 2 < 4096 || bytes < nt_tiles_threshold_bytes) return false;
     // Dst rows whole lines apart (streamed): not 4095 x 4096 (cached, 40
-    // -> 36; 8191 x 8192 30 -> 32). Dst rows of 512 B to a page
-    // (jit_word_near_rows64) too.
-    const int64_t min_row = jit_word_near_rows64() ? 512 : 4096;
+    // -> 36; 8191 x 8192 30 -> 32). Dst rows of 512 B to a page too
+    // (below).
     for (const auto &nd : p.nodes)
-        if (nd.is == 1 && nd.os * 2 >= min_row && nd.os * 2 % 64 == 0) return true;
+        if (nd.is == 1 && nd.os * 2 >= 512 && nd.os * 2 % 64 == 0) return true;
     return false;
 }
 
@@ -6738,11 +6595,6 @@ bool jit_word_rows64(const plan_t &p) {
 // -> 33.3, 16x256x56x56 25.3 -> 37.8, 16x256x63x64 25.2 -> 31.7. Dst rows
 // nearer lost (C = 64: 41.2 -> 33.8, C = 128: 35.5 -> 32.7), and the
 // 32-lane calls with the wide stage had lost too (see jit_wide_stage).
-// Knob RELAYOUT_JIT_WORD_NEAR64=0: off (the 32-lane calls).
-bool jit_word_near_rows64() {
-    static const bool on = getenv_int("RELAYOUT_JIT_WORD_NEAR64", 1) != 0; // experiment knob
-    return on;
-}
 
 // Interleaves of 1-byte bit copies (s8 / u8 weight packings, 4i16o4i: a call of
 // 16 hw x 64 lanes x the 4 i blocks of a 16-i block, 4 KiB) split the
@@ -6750,15 +6602,13 @@ bool jit_word_near_rows64() {
 // its largest divisor that keeps the call within the bake limit, here 8 of
 // the 64 I blocks: 32 KiB per call): the calls' fixed cost had bounded
 // them at half a copy, their tiles' loads, shuffles and streamed stores
-// alone (a standalone model of the pattern) at ~80%. Knob
-// RELAYOUT_JIT_SPLIT_ILV=0: off. AVX-512 conversions to bytes (f32 -> s8
+// alone (a standalone model of the pattern) at ~80%. AVX-512 conversions to bytes (f32 -> s8
 // / u8) split too: their flattened tiles prefetch two calls ahead along
 // the run the split's baked block now continues (flat_rows_prefetch).
 // Knob RELAYOUT_JIT_SPLIT_ILV_CVT=0: off.
 bool jit_split_interleaves(cpu_isa_t isa, const plan_t &p) {
-    static const bool on = getenv_int("RELAYOUT_JIT_SPLIT_ILV", 1) != 0;      // experiment knob
     static const bool cvt = getenv_int("RELAYOUT_JIT_SPLIT_ILV_CVT", 1) != 0; // experiment knob
-    if (!on || data_type_size(p.ddt) != 1) return false;
+    if (data_type_size(p.ddt) != 1) return false;
     return p.bit_copy || (cvt && isa == cpu_isa_t::avx512_core);
 }
 
@@ -6766,8 +6616,7 @@ bool jit_split_interleaves(cpu_isa_t isa, const plan_t &p) {
 // dst rows a page or more apart and whole lines apart, streamed (32 MiB
 // and more), no compensation: calls of 128 B lanes, 512 A positions (two
 // byte tiles per A tile, one wide stage of 128 rows, 32 KiB), so that each
-// visit of a dst row's page writes two lines instead of one. Knob
-// RELAYOUT_JIT_BYTE_ROWS: 64 or 128. % of a streaming copy, interleaved
+// visit of a dst row's page writes two lines instead of one. % of a streaming copy, interleaved
 // runs against the 64-lane calls (benchdnn_lite --mode=P, 40 iterations
 // each, medians): 2 threads (8 rounds) 8192^2 31 -> 54, 4096^2 56 -> 88;
 // (6 rounds) 8192^2 28 -> 50, 4096^2 59 -> 76, nchw -> nhwc 2x4096x64x64
@@ -6777,9 +6626,8 @@ bool jit_split_interleaves(cpu_isa_t isa, const plan_t &p) {
 // 50 -> 27); 1024 were even (2 threads 8192^2 61 / 54, 4096^2 74 / 83;
 // single-thread 62 / 59, 88 / 80).
 bool jit_byte_rows128(cpu_isa_t isa, const plan_t &p) {
-    static const int knob = getenv_int("RELAYOUT_JIT_BYTE_ROWS", 128); // experiment knob
     static const int wide = getenv_int("RELAYOUT_JIT_WIDE_STAGE", 4);
-    if (knob != 128 || (wide != 2 && wide != 4) || isa != cpu_isa_t::avx512_core || !p.bit_copy
+    if ((wide != 2 && wide != 4) || isa != cpu_isa_t::avx512_core || !p.bit_copy
             || data_type_size(p.sdt) != 1 || data_type_size(p.ddt) != 1 || p.s8s8_comp || p.zp_comp
             || p.beta != 0.f || p.nodes.empty())
         return false;
@@ -6844,14 +6692,11 @@ bool jit_byte_plane_calls(cpu_isa_t isa, const plan_t &p) {
 // Smaller problems lost (s8 nchw -> nhwc, 2 threads: 8 MiB 91 -> 65, 4 MiB
 // 83 -> 41; 16 MiB about even: 81 -> 90, single-thread 93 -> 105). Rows
 // not whole lines apart keep their cached stores and dst prefetches.
-// Knob RELAYOUT_JIT_TILE_NT=0: off (experiments).
 bool jit_tiles_stream_from_l3(const jit_reorder_desc_t &d, const plan_t &p) {
-    static const bool on = getenv_int("RELAYOUT_JIT_TILE_NT", 1) != 0; // experiment knob
     const size_t dsz = data_type_size(p.ddt);
     const size_t bytes = size_t(p.nelems()) * (data_type_size(p.sdt) + dsz);
-    if (!on || d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose
-            || !p.bit_copy || p.s8s8_comp || p.zp_comp || p.beta != 0.f
-            || bytes < nt_tiles_threshold_bytes)
+    if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose || !p.bit_copy
+            || p.s8s8_comp || p.zp_comp || p.beta != 0.f || bytes < nt_tiles_threshold_bytes)
         return false;
     const bool whole_rows = (d.byte_tile || d.word_tile) && d.os[0] * dsz % 64 == 0;
     return whole_rows || d.word_pair || d.quad_bytes;
@@ -6874,8 +6719,7 @@ int jit_f32_dst_prefetch(const jit_reorder_desc_t &d) {
 
 // ab -> ba 8191 x 8192 (dst rows 32764 B apart; calls of 32 B lanes).
 bool jit_f32_line_pairs(const jit_reorder_desc_t &d) {
-    static const bool on = getenv_int("RELAYOUT_JIT_F32_LINES", 1) != 0; // experiment knob
-    return on && d.isa == cpu_isa_t::avx512_core && d.nt && d.bit_copy
+    return d.isa == cpu_isa_t::avx512_core && d.nt && d.bit_copy
            && d.strategy == kernel_strategy_t::transpose && d.in_n == 1
            && data_type_size(d.sdt) == 4 && data_type_size(d.ddt) == 4 && d.os[0] * 4 % 64 != 0
            && d.n[0] >= 16 && d.n[1] >= 32 && d.n[1] % 32 == 0 && d.nloops == 0 && !d.comp_lanes
@@ -6883,13 +6727,6 @@ bool jit_f32_line_pairs(const jit_reorder_desc_t &d) {
            && !d.flat_a && !d.flat_b && !d.narrow_rows && !d.pair_a && !d.quad_a && !d.pf_ahead
            && !d.ymm_b16 && fits32(32 * 4 * d.is[1] + d.pf_row) && fits32(16 * 4 * d.os[0] + 128)
            && fits32(64 * d.n[0]);
-}
-
-// ab -> ba 8191 x 8192: the line pairs' rows in registers (see
-// gen_f32_line_pair_regs).
-bool jit_f32_line_regs(const jit_reorder_desc_t &d) {
-    static const bool on = getenv_int("RELAYOUT_JIT_F32_LINE_REGS", 1) != 0; // experiment knob
-    return on && d.isa == cpu_isa_t::avx512_core;
 }
 
 // ab -> ba 8191 x 8192 under the AVX2 cap (cached 8x8 tiles: half lines,
@@ -6901,8 +6738,7 @@ bool jit_f32_line_regs(const jit_reorder_desc_t &d) {
 // (16 B lanes; 32 lanes, RELAYOUT_JIT_TILE_B=32: 8191 x 8192 even, nchw
 // -> nhwc of 259 channels 47 -> 24).
 bool jit_ymm_f32_line_pairs(const jit_reorder_desc_t &d, cpu_isa_t isa, bool nt) {
-    static const bool on = getenv_int("RELAYOUT_JIT_F32_LINES", 1) != 0; // experiment knob
-    return on && isa == cpu_isa_t::avx2 && d.isa == cpu_isa_t::avx2 && nt && d.bit_copy
+    return isa == cpu_isa_t::avx2 && d.isa == cpu_isa_t::avx2 && nt && d.bit_copy
            && d.is[1] * 4 >= 4096 && d.beta == 0.f && d.strategy == kernel_strategy_t::transpose
            && d.in_n == 1 && data_type_size(d.sdt) == 4 && data_type_size(d.ddt) == 4
            && d.os[1] == 1 && d.os[0] * 4 % 64 != 0 && d.n[0] >= 8 && d.n[1] == 16 && d.nloops == 0
@@ -7196,28 +7032,24 @@ void jit_reorder_desc_init(
     d.pf_row = far_rows_prefetch(d, p);
     d.pf_ahead = jit_src_prefetch_ahead(d, p, kp);
     d.dst_stage_row = jit_dst_stage_row(d, p, kp);
-    static const bool flat_on = getenv_int("RELAYOUT_JIT_FLAT_A", 1) != 0; // experiment knob
-    d.flat_a = flat_on ? jit_flat_a_tiles(d) : 0;
+    d.flat_a = jit_flat_a_tiles(d);
     d.flat_pf = jit_flat_a_prefetch(d, kp);
-    static const bool flat_b_on = getenv_int("RELAYOUT_JIT_FLAT_B", 1) != 0; // experiment knob
-    d.flat_b = flat_b_on ? jit_flat_b_tiles(d) : 0;
-    if (!d.flat_b && flat_b_on) d.flat_b = jit_flat_b_lanes(d);
-    if (!d.flat_b && flat_b_on) d.flat_b = jit_ymm_flat_b_lanes(d, nt_lines);
+    d.flat_b = jit_flat_b_tiles(d);
+    if (!d.flat_b) d.flat_b = jit_flat_b_lanes(d);
+    if (!d.flat_b) d.flat_b = jit_ymm_flat_b_lanes(d, nt_lines);
     if (d.flat_b) d.dst_stage_row = 0; // the flat tiles write whole lines; edge calls cached
     if (d.flat_b && d.isa == cpu_isa_t::avx2) d.nt = nt_lines; // lines of two ymm, back to back
     d.ymm_flat_step = jit_ymm_flat_steps(d);
     if (d.ymm_flat_step) d.nt = nt_lines;
     d.pf_ahead = jit_flat_b_prefetch_ahead(d, p, kp);
     d.narrow_rows = jit_narrow_rows(d);
-    static const bool pair_on = getenv_int("RELAYOUT_JIT_PAIR_A", 1) != 0; // experiment knob
-    d.pair_a = pair_on && jit_pair_a(d);
-    static const bool quad_on = getenv_int("RELAYOUT_JIT_QUAD_A", 1) != 0; // experiment knob
+    d.pair_a = jit_pair_a(d);
     // Streamed, or within the caches: 10-42 MB problems (cached stores,
     // the src from L3 or memory) lost with the quads, single-thread % of
     // a copy: f32 -> u8 4x256x64x64 92-102 -> 74-77, 8x256x64x64 60 ->
     // 40-46 (with an L2 prefetch along A about even); 2x128x64x64 (5 MB)
     // gained 44 -> 76.
-    d.quad_a = quad_on && jit_quad_a(d) && (d.nt || bytes <= quad_cached_max_bytes);
+    d.quad_a = jit_quad_a(d) && (d.nt || bytes <= quad_cached_max_bytes);
     d.quad_bytes = jit_quad_bytes(d);
     // They stream from the byte tiles' size on, as the byte tiles do: u8
     // 16x256x64x64, 2 threads, 87 -> 107% of a copy on Zen 5; on a Xeon
@@ -7226,22 +7058,18 @@ void jit_reorder_desc_init(
     if (d.quad_bytes && jit_tiles_stream_from_l3(d, p)) d.nt = true;
     d.narrow_pf = narrow_rows_pf(d, jit_narrow_rows_lanes(isa, p));
     d.narrow_half = jit_narrow_half(d);
-    static const int flat_bytes_on = getenv_int("RELAYOUT_JIT_FLAT_BYTES", 1); // experiment knob
-    d.flat_bytes = flat_bytes_on ? jit_flat_bytes(d, kp) : 0;
+    d.flat_bytes = jit_flat_bytes(d, kp);
     // Its 16 src rows are far apart too (3x3 f32, 2048 i: 72 KiB), 9 lines
     // of each per call: large problems prefetch each line two calls ahead
     // into L2 as the flattened tiles do (2048x2048x3x3 f32 -> s8,
-    // single-thread: 46 -> 59-65% of a copy; knob 2: without).
-    if (flat_bytes_on == 1)
-        d.flat_pf = std::max(d.flat_pf, flat_rows_prefetch(d, kp, d.flat_bytes));
+    // single-thread: 46 -> 59-65% of a copy).
+    d.flat_pf = std::max(d.flat_pf, flat_rows_prefetch(d, kp, d.flat_bytes));
     d.flat_pairs = jit_flat_pairs(d, kp, bf16_isa);
     if (d.flat_pairs) {
         d.flat_a = 0;
         // Weight packs: streamed from half the usual size, as the
         // interleaves to bytes are (packed once, consumed later).
-        static const bool half =
-                getenv_int("RELAYOUT_JIT_PAIRS_NT_HALF", 1) != 0; // experiment knob
-        if (half && bytes >= nt_threshold_bytes / 2) d.nt = true;
+        if (bytes >= nt_threshold_bytes / 2) d.nt = true;
         d.flat_pf = flat_rows_prefetch(d, kp, flat_pairs_t(d).row());
     }
     // Whole A tiles (4x4: A = 16) gain only from the prefetch; in the
@@ -7275,7 +7103,6 @@ void jit_reorder_desc_init(
     d.ymm_b16_pf = jit_ymm_b16_near_rows(d, kp);
     d.byte_pfw = jit_byte_dst_prefetch(d, p);
     d.f32_lines = jit_f32_line_pairs(d);
-    d.f32_line_regs = d.f32_lines && jit_f32_line_regs(d);
     d.pad_b = jit_pad_b_tiles(d, p, kp);
     if (jit_ymm_f32_line_pairs(d, isa, nt_lines)) d.f32_lines = d.nt = true;
     d.ymm_small = jit_ymm_small_tiles(d, isa);
@@ -7288,8 +7115,7 @@ void jit_reorder_desc_init(
         return true;
     };
     if (d.ymm_small_lines)
-        d.nt = ymm_lines_knob() != 2 && bytes >= nt_tiles_threshold_bytes && p.beta == 0.f
-               && loops_step_lines();
+        d.nt = bytes >= nt_tiles_threshold_bytes && p.beta == 0.f && loops_step_lines();
     d.ymm_narrow = jit_ymm_narrow_rows(d, isa);
     if (d.ymm_narrow) d.nt = nt_lines && loops_step_lines();
     d.ymm_packed = jit_ymm_packed_rows(d, nt_lines);

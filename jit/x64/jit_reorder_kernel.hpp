@@ -57,8 +57,8 @@ struct jit_call_args_t {
     // call continues the previous one (the scratch holds its rows), bit 1:
     // the next call continues this one (leave the rows' tails there).
     // 0 is always correct (every call writes its partial lines).
-    // desc.f32_line_regs uses the first half, two rows' tails packed per
-    // 64 bytes.
+    // The AVX-512 line pairs use the first half, two rows' tails packed
+    // per 64 bytes.
     void *lines;
     int64_t lines_io;
 };
@@ -272,10 +272,6 @@ struct jit_reorder_desc_t {
     // caller's scratch from call to call (jit_call_args_t::lines). See
     // jit_f32_line_pairs.
     bool f32_lines;
-    // The AVX-512 f32 line pairs with every dst line assembled in
-    // registers (no stack rows; the carried rows packed two to a
-    // register). See jit_f32_line_regs.
-    bool f32_line_regs;
     // Interleaves to bytes with a short A (3x3 filters, oihw ->
     // OIhw4i16o4i: A = 9 hw, 4 folded i lanes of src stride 9, the baked
     // loop over i quads): each of the call's 16 B src rows is one
@@ -365,7 +361,7 @@ dim_t jit_flat_a_tiles(const jit_reorder_desc_t &d);
 // innermost baked loop (dst stride n[1]), with A a whole tile of src
 // lines, a dense src per call body and a multiple of 16 flattened
 // positions: up to 32 tiles unrolled, more in a loop (7x7, 5x5x5; AVX2
-// too unless RELAYOUT_JIT_AVX2_FLAT_LOOP=0).
+// too).
 dim_t jit_flat_b_tiles(const jit_reorder_desc_t &d);
 // desc.ymm_flat_step: AVX2 f32 bit-copy transposes of 8 A rows (one ymm
 // tile) whose B (short: 3x3 hw) continues in the dst over the two
@@ -380,31 +376,24 @@ dim_t jit_ymm_flat_steps(const jit_reorder_desc_t &d);
 bool jit_ymm_packed_rows(const jit_reorder_desc_t &d, bool nt);
 
 // desc.quad_ld: the AVX-512 flattened short-A and short-B tiles of
-// transposes and the flattened interleave lanes (jit_flat_b_lanes). Knobs
-// RELAYOUT_JIT_QUAD_LD=0: off; RELAYOUT_JIT_LANES_QUAD=0: off for the
-// lanes only.
+// transposes and the flattened interleave lanes (jit_flat_b_lanes).
 bool jit_quad_loads(const jit_reorder_desc_t &d);
 
 // desc.a_rows_unmasked: AVX-512 transposes and interleaves whose A is
-// shorter than a tile and not half of it (half: ymm loads). Knob
-// RELAYOUT_JIT_A_ROWS_UNMASKED=0: off.
+// shorter than a tile and not half of it (half: ymm loads).
 bool jit_a_rows_unmasked(const jit_reorder_desc_t &d);
 
-// desc.packed_rows (see there). Knob RELAYOUT_JIT_PACKED_ROWS=0: off.
+// desc.packed_rows (see there).
 bool jit_packed_rows(const jit_reorder_desc_t &d);
 
-// kernel_plan_params_t::a_run_loop (see kernel_plan_create). Knob
-// RELAYOUT_JIT_A_RUN_LOOP=0: off.
-bool jit_a_run_loop();
 // kernel_plan_params_t::copy_run_loop. Knob RELAYOUT_JIT_COPY_RUN_LOOP=0: off.
 bool jit_copy_run_loop();
 // ... and a block of it when too long (kernel_plan_params_t::a_run_split;
 // knob RELAYOUT_JIT_A_RUN_SPLIT=0: off).
 bool jit_a_run_split();
 
-// kernel_plan_params_t::copy_blocks_inner. Knob RELAYOUT_JIT_COPY_BLOCKS_INNER=0: off.
-bool jit_copy_blocks_inner();
-// ... and so do AVX-512 copies converting f32 to a narrower type.
+// kernel_plan_params_t::copy_blocks_inner: AVX-512 copies converting f32
+// to a narrower type, as the f32 bit copies.
 bool jit_cvt_blocks_inner(cpu_isa_t isa, const plan_t &p);
 // ... and the A blocks of their tiles (kernel_plan_params_t::a_blocks_inner).
 bool jit_cvt_a_blocks_inner(cpu_isa_t isa, const plan_t &p);
@@ -421,11 +410,11 @@ dim_t jit_min_tile_call();
 dim_t jit_run_deal_min_call(cpu_isa_t isa, const plan_t &p);
 
 // AVX2 8x16 tiles whose last A tile is shifted back: only its new rows
-// stored. Knob RELAYOUT_JIT_YMM_SHIFT_NEW=0: off.
+// stored.
 bool jit_ymm_shift_new_rows(const jit_reorder_desc_t &d);
 
 // AVX2 transposes whose last B tile (fewer than 8 lanes) is shifted back
-// and runs as a full tile. Knob RELAYOUT_JIT_YMM_SHIFT_B=0: off.
+// and runs as a full tile.
 bool jit_ymm_shift_b(const jit_reorder_desc_t &d);
 
 // desc.fence_in_driver: every streamed kernel (desc.nt) ends its calls
@@ -446,8 +435,7 @@ int jit_short_unroll(const jit_reorder_desc_t &d);
 // lanes (B under its folded level, 2x2 weights to plain: 16 i x 4 hw) are
 // dst-contiguous, A a whole tile of src lines, a dense src per call and a
 // multiple of 16 lanes, streamed: the lanes flattened as whole tiles
-// (AVX2: the same shapes, flat_b_lanes_shape, see jit_ymm_flat_b_lanes;
-// knob RELAYOUT_JIT_AVX2_FLAT_LANES=0: off).
+// (AVX2: the same shapes, flat_b_lanes_shape, see jit_ymm_flat_b_lanes).
 dim_t jit_flat_b_lanes(const jit_reorder_desc_t &d);
 
 // desc.flat_pf (0: none): flattened tiles (or flattened rows to bytes) of
@@ -493,8 +481,6 @@ dim_t jit_narrow_far_rows_plane(cpu_isa_t isa, const plan_t &p);
 bool jit_word_tiles(cpu_isa_t isa, const plan_t &p);
 // Word tiles of far src and dst rows take calls of 64 B lanes (two tiles).
 bool jit_word_rows64(const plan_t &p);
-// ... and so do those whose dst rows are 512 B to a page apart (knob).
-bool jit_word_near_rows64();
 // Word tiles of near src rows whose dst rows are more than a page and a
 // multiple of 512 B apart keep the usual split (not one tile per call).
 bool jit_word_aliased_dst(const plan_t &p);
@@ -520,7 +506,7 @@ void jit_word_tile_params(cpu_isa_t isa, const plan_t &p, kernel_plan_params_t &
 int jit_word_dst_prefetch(const jit_reorder_desc_t &d);
 // Whether the byte, word or word pair tiles or the byte quads of a desc
 // (its tile flags set) stream their whole-line dst rows from src + dst of the L3's size on
-// (below nt_threshold_bytes; knob RELAYOUT_JIT_TILE_NT=0: off).
+// (below nt_threshold_bytes).
 bool jit_tiles_stream_from_l3(const jit_reorder_desc_t &d, const plan_t &p);
 // Large AVX-512 4-byte bit-copy transposes whose dst rows are not whole
 // lines apart store cached too: the A tiles this far ahead whose last dst
@@ -529,20 +515,13 @@ bool jit_tiles_stream_from_l3(const jit_reorder_desc_t &d, const plan_t &p);
 int jit_f32_dst_prefetch(const jit_reorder_desc_t &d);
 // desc.f32_lines: such transposes (streamed kernels: d.nt) whose calls
 // are whole pairs of B tiles (32 lanes, or a multiple), tiles A-outer (not
-// b_outer), no baked loop, no other tile variant. Knob
-// RELAYOUT_JIT_F32_LINES=0: off.
+// b_outer), no baked loop, no other tile variant.
 bool jit_f32_line_pairs(const jit_reorder_desc_t &d);
-// desc.f32_line_regs: the AVX-512 f32 line pairs (desc.f32_lines) keep the
-// first tile's rows in registers through the second tile's transpose and
-// carry the rows between calls packed two to a register. Knob
-// RELAYOUT_JIT_F32_LINE_REGS=0: off.
-bool jit_f32_line_regs(const jit_reorder_desc_t &d);
 // desc.f32_lines on AVX2 (8x16 tile pairs, lines of two ymm): transposes
 // on the ymm tiles of `isa` AVX2 that would stream (`nt`: large; the desc
 // itself keeps such half-line tiles cached), are otherwise those of
 // jit_f32_line_pairs and have far B src rows (a page or more apart),
-// calls of one pair (16 B lanes). The desc then streams (d.nt). Knob
-// RELAYOUT_JIT_F32_LINES=0: off.
+// calls of one pair (16 B lanes). The desc then streams (d.nt).
 bool jit_ymm_f32_line_pairs(const jit_reorder_desc_t &d, cpu_isa_t isa, bool nt);
 // Large AVX-512 4-byte bit-copy transposes whose dst rows (A positions)
 // are 1 KiB or more apart: when their B src rows are a page or more apart
@@ -596,8 +575,7 @@ bool jit_ymm_b16_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa);
 int jit_ymm_small_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa);
 // desc.ymm_small_lines of a transpose on those tiles (without compensation,
 // dst rows whole lines apart, a full group per call) of `bytes` (src +
-// dst): streamed sizes, or dst rows packed into few L1 sets. Knob
-// RELAYOUT_JIT_YMM_LINES=0: off (2: staged, never streamed).
+// dst): streamed sizes, or dst rows packed into few L1 sets.
 bool jit_ymm_small_lines(const jit_reorder_desc_t &d, size_t bytes);
 // AVX2 2-byte bit copies whose far src rows take 16 B lanes per call:
 // a dst line's 32 when the problem is large enough for whole streamed
@@ -607,7 +585,7 @@ bool jit_ymm_word_lines(cpu_isa_t isa, const plan_t &p);
 // desc.ymm_narrow (0: none): AVX2 value conversions of a 4-byte src to
 // bf16 (32 lanes) or s8 / u8 (64) whose scales do not change along A,
 // without the sum or compensation, with B of a dst line or more, src rows
-// a page or more apart. Knob RELAYOUT_JIT_YMM_NARROW=0: off.
+// a page or more apart.
 int jit_ymm_narrow_rows(const jit_reorder_desc_t &d, cpu_isa_t isa);
 // The B lanes per call a transpose of `p` wants for them on `isa` (0: the
 // usual split): a whole dst line.
@@ -646,9 +624,8 @@ int jit_run_deal(const jit_reorder_desc_t &d, size_t bytes);
 // dst-unit and continued in the dst by A (os[0] = n[1]), A src-unit: the
 // tile's 16 A positions x B lanes are B whole vectors of the dst (4-byte
 // dsts; 1-byte ones of 4 lanes and bf16 / f16 conversions of 2: one
-// line). Conversions too, with scales
-// constant or unit-stride along A; not the sum or compensation. Knob
-// RELAYOUT_JIT_FEW_B=0: off.
+// line). Conversions too, with scales constant or unit-stride along A;
+// not the sum or compensation.
 int jit_few_b_tiles(const jit_reorder_desc_t &d);
 // kernel_plan_params_t::a_run_loop of AVX-512 conversions of a 4-byte src
 // to bytes whose innermost node is 4 dst-unit lanes, or to bf16 / f16 of 2
@@ -658,8 +635,7 @@ int jit_few_b_tiles(const jit_reorder_desc_t &d);
 bool jit_few_b_run_loop(cpu_isa_t isa, const plan_t &p);
 
 // desc.pad_b of a transpose: AVX-512 streamed 4-byte bit copies, A and B
-// of whole tiles, B's dim padded in the dst. Knob RELAYOUT_JIT_PAD_B=0:
-// off.
+// of whole tiles, B's dim padded in the dst.
 bool jit_pad_b_tiles(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp);
 
 inline int64_t jit_comp_lanes(const kernel_plan_t &kp) {

@@ -392,7 +392,7 @@ std::vector<problem_t> problems() {
             [] {
                 return strided({ 4130, 2148 }, dt::bf16, { 1, 4160 });
             });
-    // ... and of dst rows 512 B to a page apart (jit_word_near_rows64, nchw
+    // ... and of dst rows 512 B to a page apart (jit_word_rows64, nchw
     // -> nhwc): the last call's 8 channels (32-bit tiles, not staged) end
     // at the src's guard page, the last position's 200 at the dst's.
     add(
@@ -536,7 +536,7 @@ std::vector<problem_t> problems() {
                 return memory::desc({ 16, 32, 1, 13 }, dt::f32, "ABcd4b16a4b");
             });
     // f32 line pairs (jit_f32_line_pairs, the rows assembled in registers:
-    // jit_f32_line_regs; streamed, dst rows 3001 elements apart): the last
+    // gen_f32_line_pair_regs; streamed, dst rows 3001 elements apart): the last
     // A row ends flush against the dst's guard page, its last call of 25 B
     // lanes (single tiles) after 93 pairs whose tails it continues.
     add(

@@ -3293,7 +3293,7 @@ TEST(jit_reorder, WordRows64) {
 }
 
 // ... and so do those whose dst rows are 512 B to a page apart (bf16
-// nchw -> nhwc from 256 channels, jit_word_near_rows64): 32 MiB exactly,
+// nchw -> nhwc from 256 channels, jit_word_rows64): 32 MiB exactly,
 // an A of 97 x 113 (partial calls, groups and A tiles), 200 channels
 // into nhwc rows of 256 (three calls of 64 lanes, then 8 on the 32-bit
 // tiles). Bit-exact, and the rule on AVX-512 only: not for dst rows not
@@ -3672,7 +3672,7 @@ TEST(jit_reorder, YmmF32LinePairs) {
 }
 
 // The AVX-512 f32 line pairs with their lines assembled in registers
-// (jit_f32_line_regs: rows a and 16 - a packed into one register, the
+// (gen_f32_line_pair_regs: rows a and 16 - a packed into one register, the
 // carried rows packed into the scratch): dst rows 2096 + k elements apart
 // for k = 1 .. 15 give every misalignment m = a * k mod 16 (odd k: every
 // m once, row 8 alone with m = 8; even k: rows of m = 0, whole lines,
@@ -3681,8 +3681,7 @@ TEST(jit_reorder, YmmF32LinePairs) {
 // carried from call to call, then a call of 5 lanes: single tiles, the
 // tails before them). k = 24 (m as for 8) in two batches, the second 3
 // elements off a line: the cached pairs. Bit-exact on both ISAs (AVX2:
-// its own pairs); the desc takes the register pairs on AVX-512 exactly
-// where it takes the line pairs.
+// its own pairs); the desc takes the line pairs on both.
 TEST(jit_reorder, F32LinePairRegs) {
     int n = 0;
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
@@ -3700,9 +3699,7 @@ TEST(jit_reorder, F32LinePairRegs) {
             }
             EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
             const x64::jit_reorder_desc_t d = desc_of(c, isa);
-            const bool z = isa == cpu_isa_t::avx512_core;
             EXPECT_EQ(d.f32_lines, true) << c.str();
-            EXPECT_EQ(d.f32_line_regs, z) << c.str();
             ++n;
         }
     }
