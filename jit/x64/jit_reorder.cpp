@@ -519,6 +519,9 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     if ((prm.a_run_loop && prm.tile_b <= 32)
             || (ymm_dword_copy && prm.tile_b_max && prm.tile_b == 16))
         prm.a_run_split = jit_a_run_split();
+    // AVX-512 conversions to bytes of 4 lanes take the loop (not its split:
+    // A is a whole tile there), see jit_few_b_run_loop.
+    if (jit_few_b_run_loop(isa, p)) prm.a_run_loop = true;
     // The driver's A blocks innermost where its innermost node jumps pages
     // (kernel_plan_create). AVX2 (AVX-512 kernels as they were), 4-byte
     // src or dst. hwio -> OIhw4i16o4i f32 -> s8 1024x1024x3x3, x oneDNN,

@@ -881,6 +881,7 @@ private:
     void gen_few_b_tile();
     void few_b_rows();
     void few_b_ymm_stores();
+    void few_b_word_pair();
     Label c_few_idx_; // gen_few_b_tile: the permute indices
     void generate();
     void emit_constants();
@@ -3719,17 +3720,36 @@ void reorder_gen_t::gen_transpose() {
 // walk A, so a scale is a vector where it advances by one per A position
 // and broadcast per row otherwise) and become the tile's B dst vectors
 // (rdx, dense) by a chain of two-table permutes each (vpermi2ps, indices
-// c_few_idx_), stored whole, streamed when the call may; 1-byte dsts (B =
-// 4) narrow the four vectors into one line.
+// c_few_idx_), stored whole, streamed when the call may. 1-byte dsts (B =
+// 4) take no permutes: the four rows' saturating packs leave 128-bit lane
+// L with bytes 4 L .. 4 L + 3 of each row, row after row, and one 4 x 4
+// byte transpose per dword group (c_pack_) makes them the dst line's
+// positions 4 L .. 4 L + 3, four lanes each (4 shuffles instead of 12
+// permutes, 4 narrowings and 3 inserts).
 void reorder_gen_t::gen_few_b_tile() {
     const int B = d_.few_b;
+    if (dsz_ == 2) {
+        few_b_word_pair();
+        return;
+    }
     few_b_rows();
     if (!z_) {
         few_b_ymm_stores();
         return;
     }
+    if (dsz_ == 1) {
+        const Zmm t(16), u(17);
+        vpackssdw(t, Zmm(0), Zmm(1));
+        vpackssdw(u, Zmm(2), Zmm(3));
+        // (bit copies: zero-extended bytes, which the unsigned pack keeps)
+        value_path() && d_.ddt == relayout_s8 ? vpacksswb(t, t, u) : vpackuswb(t, t, u);
+        vpshufb(t, t, ptr[rip + c_pack_]);
+        stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
+            stream ? vmovntdq(ptr[rdx], t) : vmovdqu8(ptr[rdx], t);
+        });
+        return;
+    }
     stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
-        int out[8] = {}; // (B >= 2: set below; the compiler cannot tell)
         for (int j = 0; j < B; ++j) {
             // (zmm 16 + 2j and 17 + 2j alternate along the chain)
             int cur = 16 + 2 * j;
@@ -3739,33 +3759,48 @@ void reorder_gen_t::gen_few_b_tile() {
                 vpermi2ps(Zmm(nxt), Zmm(st == 1 ? 0 : cur), Zmm(st));
                 cur = nxt;
             }
-            out[j] = cur;
-            if (dsz_ == 4)
-                stream ? vmovntps(ptr[rdx + 64 * j], Zmm(cur))
-                       : vmovups(ptr[rdx + 64 * j], Zmm(cur));
-        }
-        if (dsz_ == 1) {
-            // (the values are within the dst type's range: truncation)
-            for (int j = 0; j < B; ++j)
-                vpmovdb(Xmm(out[j]), Zmm(out[j]));
-            for (int j = 1; j < B; ++j)
-                vinserti32x4(Zmm(out[0]), Zmm(out[0]), Xmm(out[j]), j);
-            stream ? vmovntdq(ptr[rdx], Zmm(out[0])) : vmovdqu8(ptr[rdx], Zmm(out[0]));
+            stream ? vmovntps(ptr[rdx + 64 * j], Zmm(cur)) : vmovups(ptr[rdx + 64 * j], Zmm(cur));
         }
     });
 }
 
+// 2-byte dsts (bf16 / f16, B = 2: hwio -> OIhw8i16o2i): the two rows'
+// words paired into the dwords of zmm 0 (word_pair), the dst line of the
+// tile's 16 positions.
+void reorder_gen_t::few_b_word_pair() {
+    const row_lanes_t saved = begin_word_pairs();
+    ssc_vec_ = d_.ss[0] == 1;
+    dsc_vec_ = d_.ds[0] == 1;
+    for (int b = 0; b < 2; ++b)
+        word_pair(0, b, ptr[rcx + b * d_.is[1] * ssz_], nullptr, b);
+    end_word_pairs(saved);
+    stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
+        stream ? vmovntdq(ptr[rdx], Zmm(0)) : vmovdqu16(ptr[rdx], Zmm(0));
+    });
+}
+
 // The tile's B src rows into vr(0 .. B-1), converted along A.
+// 1-byte dsts: narrowed by saturating packs (gen_few_b_tile), so only the
+// upper clamp, its constant in zmm 29 (vminps takes no memory first).
 void reorder_gen_t::few_b_rows() {
     const bool ssc_vec = ssc_vec_, dsc_vec = dsc_vec_;
     ssc_vec_ = d_.ss[0] == 1;
     dsc_vec_ = d_.ds[0] == 1;
+    const bool packs = z_ && dsz_ == 1 && value_path();
+    if (packs) {
+        sat_packs_ = true;
+        vmovups(Zmm(29), cst(c_hi_));
+        hoisted_[0] = hoisted_t{ &c_hi_, 29 };
+        nhoisted_ = 1;
+    }
     for (int b = 0; b < d_.few_b; ++b) {
         load_lanes(b, ptr[rcx + b * d_.is[1] * ssz_], nullptr, d_.sdt);
         if (value_path())
             compute(b, lane_src_t{ ptr[rdx], ptr[rsi + b * d_.ss[1] * 4],
                                ptr[rdi + b * d_.ds[1] * 4], nullptr });
     }
+    sat_packs_ = false;
+    nhoisted_ = 0;
     ssc_vec_ = ssc_vec;
     dsc_vec_ = dsc_vec;
 }
@@ -6427,20 +6462,49 @@ bool jit_copy_packs(const jit_reorder_desc_t &d) {
 // scale, 2 threads, 1024x1024x3x3 2 -> 9% (0.47 -> 2.4x oneDNN),
 // 256x256x3x3 7 -> 55% (0.56 -> 5.2x).
 int jit_few_b_tiles(const jit_reorder_desc_t &d) {
+    static const bool few_b_words =
+            getenv_int("RELAYOUT_JIT_FEW_B_WORDS", 1) != 0; // experiment knob
     const bool ymm = d.isa == cpu_isa_t::avx2;
     if (d.strategy != kernel_strategy_t::transpose) return 0;
     if (d.isa != cpu_isa_t::avx512_core && !ymm) return 0;
     if (d.in_n != 1 || d.comp_lanes || d.beta != 0.f) return 0;
     if (d.n[1] < 2 || d.n[1] > 7 || d.os[1] != 1 || d.os[0] != d.n[1] || d.is[0] != 1) return 0;
-    // 4-byte dsts, or 1-byte ones of 4 lanes (a line per tile). AVX2: odd
-    // B, 4-byte dsts (gen_few_b_ymm).
+    // 4-byte dsts, 1-byte ones of 4 lanes or bf16 / f16 conversions of 2
+    // (a line per tile). AVX2: odd B, 4-byte dsts (gen_few_b_ymm).
     const size_t dsz = data_type_size(d.ddt);
-    if (dsz != 4 && !(dsz == 1 && d.n[1] == 4)) return 0;
+    const bool words = !d.bit_copy && (d.ddt == relayout_bf16 || d.ddt == relayout_f16)
+                       && d.n[1] == 2 && few_b_words;
+    if (dsz != 4 && !(dsz == 1 && d.n[1] == 4) && !words) return 0;
     if (ymm && (dsz != 4 || d.n[1] % 2 == 0)) return 0;
     // Scales: vectors along A (stride 1) or constant along it.
     if ((d.src_scale && d.ss[0] > 1) || (d.dst_scale && d.ds[0] > 1)) return 0;
     if (!fits32(d.n[1] * d.is[1] * 4) || !fits32(d.n[1] * (d.ss[1] + d.ds[1]) * 4)) return 0;
     return (int)d.n[1];
+}
+
+// hwio -> OIhw4i16o4i f32 -> s8 / u8 (few-B tiles of a line each: 16 o x
+// 4 i) read one line of each of 144 src rows (16 i x 9 hw, each row its
+// own 4 KiB page of 1024 o) per call, and the next call the next line of
+// the same rows (the O blocks innermost in the driver, a_blocks_inner):
+// more streams than the hardware prefetchers follow, and no longer calls
+// or L2 prefetch (512 B ahead: even or lost, single-thread) fixed that.
+// With the O loop baked innermost (a_run_loop) a call reads its 4 i rows
+// whole, one after the other, the hw positions in the driver.
+// reorder_bench (Xeon, 2 threads, load 9-13, alternated with main, 3-4
+// rounds, medians; % of a copy, x oneDNN): s8 1024^2x3x3 12 -> 85 (2.3 ->
+// 14), 2048^2x3x3 with a scale 39 -> 113, 1024^2x5x5 28 -> 106, 512^2x3x3
+// 42 -> 86. The same for bf16 / f16 of 2 lanes (OIhw8i16o2i, few-B word
+// pairs): bf16 1024^2x3x3 1.3x over the tiles alone, 512^2 1.7x. Not with
+// compensation (s8s8: the 16 x 16 tiles; 1.14x, within the noise) or the
+// sum. Knob RELAYOUT_JIT_FEW_B_RUN=0: off.
+bool jit_few_b_run_loop(cpu_isa_t isa, const plan_t &p) {
+    static const bool on = getenv_int("RELAYOUT_JIT_FEW_B_RUN", 1) != 0; // experiment knob
+    if (!on || isa != cpu_isa_t::avx512_core || p.bit_copy || p.nodes.empty()) return false;
+    if (p.s8s8_comp || p.zp_comp || p.beta != 0.f) return false;
+    const node_t &in = p.nodes.back();
+    const bool words = (p.ddt == relayout_bf16 || p.ddt == relayout_f16) && in.n == 2;
+    const bool bytes = data_type_size(p.ddt) == 1 && in.n == 4;
+    return in.os == 1 && (bytes || words) && data_type_size(p.sdt) == 4;
 }
 
 // nchw -> nChw16c of 3 channels (64x3x224x224): every tile of B is

@@ -649,9 +649,16 @@ int jit_o8_chunks(const jit_reorder_desc_t &d);
 // desc.few_b of a transpose (0: none): AVX-512, B of 2 to 7 lanes
 // dst-unit and continued in the dst by A (os[0] = n[1]), A src-unit: the
 // tile's 16 A positions x B lanes are B whole vectors of the dst (4-byte
-// dsts; 1-byte ones of 4 lanes: one line). Conversions too, with scales
-// constant or unit-stride along A; not the sum or compensation.
+// dsts; 1-byte ones of 4 lanes and bf16 / f16 conversions of 2: one
+// line). Conversions too, with scales constant or unit-stride along A;
+// not the sum or compensation.
 int jit_few_b_tiles(const jit_reorder_desc_t &d);
+// kernel_plan_params_t::a_run_loop of AVX-512 conversions of a 4-byte src
+// to bytes whose innermost node is 4 dst-unit lanes, or to bf16 / f16 of 2
+// (hwio -> OIhw4i16o4i, OIhw8i16o2i: the few-B tiles' lines), without
+// compensation or the sum. Knob
+// RELAYOUT_JIT_FEW_B_RUN=0: off.
+bool jit_few_b_run_loop(cpu_isa_t isa, const plan_t &p);
 
 // desc.pad_b of a transpose: AVX-512 streamed 4-byte bit copies, A and B
 // of whole tiles, B's dim padded in the dst.

@@ -4659,7 +4659,10 @@ TEST(jit_reorder, CvtABlocksInner) {
     c.set_comp(relayout_extra_flag_compensation_conv_s8s8
                        | relayout_extra_flag_compensation_conv_asymmetric_src,
             1);
-    EXPECT_TRUE(driver_innermost(c, isa)) << c.str();
+    // (driver_innermost plans without the compensation: there the o loop
+    // is baked, jit_few_b_run_loop; FewBBytesPacked checks that the rule
+    // leaves compensated plans to the A blocks.)
+    EXPECT_FALSE(driver_innermost(c, isa)) << c.str();
     EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed)) << c.str();
     c = jit_case_t::of({ 1000, 1000, 3, 3 }, relayout_f32, relayout_s8, "oihw", "hwio");
     EXPECT_FALSE(driver_innermost(c, isa, " d1")) << c.str(); // (the i loop: src stride 9 = A)
@@ -4838,6 +4841,123 @@ TEST(jit_reorder, FewBLanesPermuted) {
     c.dstrides = { 5 * 37 * 4, 1, 37 * 4, 4 }; // rows of 3 lanes 4 apart
     EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
     EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+}
+
+// Few-B tiles to bytes (B = 4 lanes, a line per tile: hwio ->
+// OIhw4i16o4i) narrow the four rows by saturating packs and one byte
+// shuffle: only the upper clamp, so NaN, -inf and values below lo must
+// give lo, and values past hi saturate (every f32 pattern class: NaN
+// payloads, infinities, denormals, ties), s8 and u8, f32 and bf16 srcs,
+// common and per-o / per-i scales and a dst zero point, A edges (40 o:
+// the last O block padded) and padded i (20), 1x1 / 3x3 / 5x5, strided
+// src rows; 1-byte bit copies (zero-extended bytes) unsigned. Their calls
+// bake the O loop innermost (jit_few_b_run_loop: a call reads its i rows
+// whole): not with compensation or the sum, nor for other dst types.
+TEST(jit_reorder, FewBBytesPacked) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    const std::vector<uint32_t> bits = f32_pattern_classes();
+    int n = 0;
+    for (data_type_t ddt : { relayout_s8, relayout_u8 })
+        for (const std::vector<dim_t> &dims : std::vector<std::vector<dim_t>>{
+                     { 48, 32, 3, 3 }, { 40, 20, 3, 3 }, { 64, 16, 1, 1 }, { 32, 36, 5, 5 } }) {
+            jit_case_t c = jit_case_t::of(dims, relayout_f32, ddt, "hwio", "OIhw4i16o4i");
+            const x64::jit_reorder_desc_t d = desc_of(c, isa);
+            EXPECT_EQ(d.few_b, 4) << c.str();
+            // (the innermost baked loop: the O blocks, 16 o on in the src;
+            // padded dims keep their loops in the driver)
+            if (dims[0] % 16 == 0 && dims[1] % 16 == 0) {
+                ASSERT_GE(d.nloops, 1) << c.str();
+                EXPECT_EQ(d.loop_is[d.nloops - 1], 16) << c.str();
+            }
+            for (data_type_t sdt : { relayout_f32, relayout_bf16 }) {
+                c.sdt = sdt;
+                c.src_bits = bits;
+                c.src_scale_mask = c.dst_scale_mask = -1;
+                c.dst_zp = 0;
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                c.src_scale_mask = 0;
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                c.src_scale_mask = 1; // per o: vectors along A
+                c.dst_scale_mask = 2; // per i: broadcast per row
+                c.dst_zp = 3;
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            }
+            c = jit_case_t::of(dims, ddt, ddt, "hwio", "OIhw4i16o4i");
+            EXPECT_EQ(desc_of(c, isa).few_b, 4) << c.str();
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        }
+    {
+        // Strided src rows (each i row of 48 o 67 elements apart), random values.
+        jit_case_t c = jit_case_t::of({ 48, 32, 3, 3 }, relayout_f32, relayout_s8, "", "");
+        c.dtag = "OIhw4i16o4i";
+        c.sstrides = { 1, 67, 3 * 32 * 67 + 5, 32 * 67 + 2 };
+        EXPECT_EQ(desc_of(c, isa).few_b, 4) << c.str();
+        c.src_scale_mask = 0;
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    }
+    plan_t p;
+    jit_case_t c =
+            jit_case_t::of({ 48, 32, 3, 3 }, relayout_f32, relayout_s8, "hwio", "OIhw4i16o4i");
+    ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
+    EXPECT_TRUE(x64::jit_few_b_run_loop(isa, p));
+    EXPECT_FALSE(x64::jit_few_b_run_loop(cpu_isa_t::avx2, p));
+    p.s8s8_comp = true;
+    EXPECT_FALSE(x64::jit_few_b_run_loop(isa, p));
+    p.s8s8_comp = false;
+    p.beta = 0.5f;
+    EXPECT_FALSE(x64::jit_few_b_run_loop(isa, p));
+    for (data_type_t ddt : { relayout_bf16, relayout_s32 }) {
+        c.ddt = ddt;
+        ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
+        EXPECT_FALSE(x64::jit_few_b_run_loop(isa, p)) << c.str();
+    }
+    c.sdt = c.ddt = relayout_s8;
+    ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
+    EXPECT_FALSE(x64::jit_few_b_run_loop(isa, p)) << c.str();
+}
+
+// Few-B tiles to bf16 / f16 of 2 lanes (hwio -> OIhw8i16o2i: 16 o x 2 i,
+// a line per tile): the two rows' words paired into dwords (word_pair),
+// on both AVX-512 levels (integer rounding; vcvtne2ps2bf16 with its
+// denormal path), every f32 pattern class, f32 and s32 srcs, common and
+// per-o / per-i scales, A edges and padded i (40 x 20), 1x1 and 5x5;
+// their calls bake the O loop innermost too. Not bit copies (bf16 ->
+// bf16 keeps the other tiles).
+TEST(jit_reorder, FewBWordPairs) {
+    const std::vector<uint32_t> bits = f32_pattern_classes();
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx512_core_bf16 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (data_type_t ddt : { relayout_bf16, relayout_f16 })
+            for (const std::vector<dim_t> &dims : std::vector<std::vector<dim_t>>{
+                         { 48, 32, 3, 3 }, { 40, 20, 3, 3 }, { 64, 16, 1, 1 }, { 32, 36, 5, 5 } }) {
+                // (the bf16 level takes conversions to bf16 only)
+                if (isa == cpu_isa_t::avx512_core_bf16 && ddt != relayout_bf16) continue;
+                jit_case_t c = jit_case_t::of(dims, relayout_f32, ddt, "hwio", "OIhw8i16o2i");
+                const x64::jit_reorder_desc_t d = desc_of(c, isa);
+                EXPECT_EQ(d.few_b, 2) << c.str();
+                EXPECT_EQ(d.bf16_ne, isa == cpu_isa_t::avx512_core_bf16 && ddt == relayout_bf16)
+                        << c.str();
+                if (dims[0] % 16 == 0 && dims[1] % 16 == 0) {
+                    ASSERT_GE(d.nloops, 1) << c.str();
+                    EXPECT_EQ(d.loop_is[d.nloops - 1], 16) << c.str();
+                }
+                c.src_bits = bits;
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n)) << x64::isa2str(isa);
+                c.src_scale_mask = 1; // per o: vectors along A
+                c.dst_scale_mask = 2; // per i: broadcast per row
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n)) << x64::isa2str(isa);
+                c.src_bits.clear();
+                c.sdt = relayout_s32;
+                c.src_scale_mask = 0;
+                c.dst_scale_mask = -1;
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n)) << x64::isa2str(isa);
+            }
+        jit_case_t c = jit_case_t::of(
+                { 48, 32, 3, 3 }, relayout_bf16, relayout_bf16, "hwio", "OIhw8i16o2i");
+        EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
+    }
 }
 
 // The same on AVX2 (odd B, 4-byte dsts): whole 8-position A tiles, each
