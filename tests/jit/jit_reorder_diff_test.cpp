@@ -4958,6 +4958,7 @@ TEST(jit_reorder, FewBWordPairs) {
                 { 48, 32, 3, 3 }, relayout_bf16, relayout_bf16, "hwio", "OIhw8i16o2i");
         EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
     }
+    if (n == 0) GTEST_SKIP() << "no avx512_core";
 }
 
 // The same on AVX2 (odd B, 4-byte dsts): whole 8-position A tiles, each
