@@ -6177,6 +6177,34 @@ int jit_o8_chunks(const jit_reorder_desc_t &d) {
     return fits32(8 * d.in_is * 4) && fits32(d.n[0] * (d.os[0] + 16) * 4) ? (int)d.n[0] : 0;
 }
 
+// AVX-512 f32 weights from plain oihw / goihw to blocks of o innermost
+// (OIhw8i8o: the chunk lines; OIhw16i16o, gOIhw16i16o: the flattened
+// short-A tiles with quad loads) stream from nt_threshold_bytes as the
+// other bit copies do. Cached stores ran them at 1.00-1.02x oneDNN at
+// 75 MB in a quiet window (session 17: the benchmark's dst, reused every
+// iteration, stays in the 480 MiB L3 of the Xeon) but lost at every size
+// measured, 75, 94 and 113 MB (Xeon, reorder_bench, busy host, 3
+// alternated rounds, relayout GB/s cached / streamed, medians): 2
+// threads OIhw8i8o 0.88, 0.61, 0.56, OIhw16i16o 0.45, 0.48, 0.35; 1
+// thread 0.77, 0.54, 0.53 and 0.50, 0.45, 0.43; with the src and dst
+// flushed before each run (a dst written once, --cold, 2 threads) 0.50,
+// 0.52, 0.51 and 0.49, 0.46, 0.43. Not taken; the knob keeps the cached
+// path for A/B: RELAYOUT_JIT_O_CACHED_MIB, cached below that many MiB
+// (src + dst), on any CPU (default 0: never).
+size_t jit_o_cached_bytes() {
+    static const int knob = getenv_int("RELAYOUT_JIT_O_CACHED_MIB", 0); // experiment knob
+    return size_t(std::max(knob, 0)) << 20;
+}
+
+bool jit_o_lines_cached(const jit_reorder_desc_t &d, size_t bytes) {
+    if (!d.nt || bytes >= jit_o_cached_bytes() || d.isa != cpu_isa_t::avx512_core || !d.bit_copy)
+        return false;
+    if (data_type_size(d.sdt) != 4 || data_type_size(d.ddt) != 4) return false;
+    if (d.o8_chunks) return true;
+    return d.strategy == kernel_strategy_t::transpose && d.quad_ld && d.flat_a && d.is[0] == 1
+           && d.os[1] == 1;
+}
+
 // The run tiles stored each tile's 9 dst rows, a line each, and went on
 // to the next tile: 9 rows 4 KiB (ohwi) or 1 KiB (OIhw16o16i) apart
 // visited per 64 bytes. In pairs each row visit stores two adjacent
@@ -7246,6 +7274,7 @@ void jit_reorder_desc_init(
     d.quad_ld = jit_quad_loads(d);
     d.run_deal = jit_run_deal(d, bytes);
     d.o8_chunks = jit_o8_chunks(d);
+    if (jit_o_lines_cached(d, bytes)) d.nt = false;
     d.run_pairs = jit_run_pairs(d);
     d.fence_in_driver = jit_fence_in_driver(d);
     d.a_rows_unmasked = jit_a_rows_unmasked(d);

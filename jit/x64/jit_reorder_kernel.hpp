@@ -646,6 +646,13 @@ bool jit_run_pairs(const jit_reorder_desc_t &d);
 // Knob RELAYOUT_JIT_O8_CHUNKS=0: off.
 int jit_o8_chunks(const jit_reorder_desc_t &d);
 
+// Whether the chunk lines (desc.o8_chunks) and the quad-load short-A
+// tiles of AVX-512 f32 oihw -> o-innermost blocks store cached instead
+// of streamed at this size (src + dst bytes): below jit_o_cached_bytes,
+// 0 unless the knob RELAYOUT_JIT_O_CACHED_MIB (MiB) sets it.
+bool jit_o_lines_cached(const jit_reorder_desc_t &d, size_t bytes);
+size_t jit_o_cached_bytes();
+
 // desc.few_b of a transpose (0: none): AVX-512, B of 2 to 7 lanes
 // dst-unit and continued in the dst by A (os[0] = n[1]), A src-unit: the
 // tile's 16 A positions x B lanes are B whole vectors of the dst (4-byte

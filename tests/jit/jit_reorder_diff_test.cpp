@@ -2840,6 +2840,47 @@ TEST(jit_reorder, FlatQuadLoads) {
     }
 }
 
+// AVX-512 f32 plain weights to blocks of o innermost (the chunk lines of
+// OIhw8i8o, the quad-load short-A tiles of OIhw16i16o, gOIhw16i16o and
+// the whole A tiles of 4x4) store cached below jit_o_cached_bytes (knob
+// RELAYOUT_JIT_O_CACHED_MIB, default 0) and stream above it as the
+// others do (from nt_threshold_bytes). ctest runs this at 0 (all
+// streamed) and 200 (all cached). The same sizes of other kernels keep
+// streaming: the run tiles (OIhw16o16i), the flattened short-B tiles
+// (OIhw16i16o -> oihw). Bit-exact, edge calls included.
+TEST(jit_reorder, OLinesCachedSize) {
+    if (!x64::isa_allowed(cpu_isa_t::avx512_core)) GTEST_SKIP() << "no AVX-512";
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    const size_t cached = x64::jit_o_cached_bytes();
+    EXPECT_EQ(cached, size_t(std::max(getenv_int("RELAYOUT_JIT_O_CACHED_MIB", 0), 0)) << 20);
+    struct size_case_t {
+        std::vector<dim_t> dims;
+        const char *stag, *dtag;
+        bool rule; // the rule's kernels
+    };
+    const size_case_t cases[] = { { { 1024, 768, 3, 3 }, "oihw", "OIhw8i8o", true },
+        { { 1000, 760, 3, 3 }, "oihw", "OIhw8i8o", true },   // padded O and I: edge calls
+        { { 1000, 768, 3, 3 }, "oihw", "OIhw16i16o", true }, // edge calls
+        { { 8, 256, 384, 3, 3 }, "goihw", "gOIhw16i16o", true },
+        { { 1024, 528, 4, 4 }, "oihw", "OIhw16i16o", true }, // whole A tiles
+        { { 1024, 768, 3, 3 }, "oihw", "OIhw16o16i", false },
+        { { 1000, 768, 3, 3 }, "OIhw16i16o", "oihw", false } };
+    uint32_t seed = 1800;
+    for (const size_case_t &sc : cases) {
+        jit_case_t c = jit_case_t::of(sc.dims, relayout_f32, relayout_f32, sc.stag, sc.dtag);
+        size_t bytes = 8;
+        for (dim_t x : sc.dims)
+            bytes *= size_t(x);
+        ASSERT_GE(bytes, x64::nt_threshold_bytes) << c.str();
+        x64::jit_reorder_desc_t d;
+        ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+        EXPECT_EQ(d.o8_chunks != 0 || (d.quad_ld && d.flat_a), sc.rule) << c.str();
+        EXPECT_EQ(d.nt, !sc.rule || bytes >= cached) << c.str();
+        EXPECT_EQ(d.fence_in_driver, d.nt) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed)) << c.str();
+    }
+}
+
 // The copy kernel keeps a scale that is constant along its vectors in a
 // register, broadcast once per run of the micro node: a scale per row
 // must be broadcast again for every row of the baked loops and of the
