@@ -474,15 +474,16 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     // AVX2 words of far rows: a dst line's 32 lanes, staged and streamed.
     if (jit_ymm_word_lines(isa, p)) prm.tile_b = 32;
     // Byte tiles of far src rows and far whole-line dst rows, streamed:
-    // two B tiles (128 rows) per call, 512 A positions (jit_byte_rows128).
+    // two B tiles (128 rows) per call, 512 A positions (jit_byte_rows128);
+    // near dst rows of line pairs: a whole 64 x 64 plane (Intel,
+    // jit_byte_plane_pairs).
     if (jit_byte_rows128(isa, p)) {
         prm.tile_b = 128;
         prm.tile_b_max = true;
-        prm.tile_plane = 128 * 512;
-    }
-    // Near dst rows of large byte tiles: calls of a whole 64 x 64 plane
-    // (Intel, jit_byte_plane_calls).
-    if (jit_byte_plane_calls(isa, p)) {
+        prm.tile_plane = 128 * (jit_byte_plane_pairs(isa, p) ? 4096 : 512);
+    } else if (jit_byte_plane_calls(isa, p)) {
+        // Near dst rows of large byte tiles: calls of a whole 64 x 64 plane
+        // (Intel, jit_byte_plane_calls).
         prm.tile_b = 64;
         prm.tile_b_max = true;
         prm.tile_plane = 64 * 4096;

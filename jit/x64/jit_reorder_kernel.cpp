@@ -6776,12 +6776,31 @@ bool jit_split_interleaves(cpu_isa_t isa, const plan_t &p) {
 // 8192 x 2048 60 -> 66. Calls of 256 A positions lost (2 threads 8192^2
 // 50 -> 27); 1024 were even (2 threads 8192^2 61 / 54, 4096^2 74 / 83;
 // single-thread 62 / 59, 88 / 80).
+// The whole-plane byte calls (jit_byte_plane_calls) whose dst rows are
+// whole pairs of lines (s8 / u8 nchw -> nhwc of 128, 256, 384, 512, 640,
+// 768 or 896 channels) take them too, with calls of the whole plane (4096
+// A positions): each A tile writes two adjacent lines of each of its 16
+// dst rows instead of one (a call of 64 lanes wrote every fourth line of
+// 256 B rows over the whole 1 MiB of a plane's dst). The tiles were bound
+// by the dst stores (an experiment, session 18, 16x256x64x64 2 threads,
+// relayout GB/s: dropping the byte shuffles 19.6 -> 19.7, loads from one
+// src row 20.5, no stores 49, a tile's 16 stores to one contiguous KiB
+// (wrong dst) 25). Knob RELAYOUT_JIT_BYTE_PLANE128=0: the 64-lane calls.
+bool jit_byte_plane_pairs(cpu_isa_t isa, const plan_t &p) {
+    static const int knob = getenv_int("RELAYOUT_JIT_BYTE_PLANE128", 1); // experiment knob
+    if (!knob || !jit_byte_plane_calls(isa, p)) return false;
+    for (const auto &nd : p.nodes)
+        if (nd.is == 1 && nd.os >= 128 && nd.os < 1024 && nd.os % 128 == 0) return true;
+    return false;
+}
+
 bool jit_byte_rows128(cpu_isa_t isa, const plan_t &p) {
     static const int wide = getenv_int("RELAYOUT_JIT_WIDE_STAGE", 4);
     if ((wide != 2 && wide != 4) || isa != cpu_isa_t::avx512_core || !p.bit_copy
             || data_type_size(p.sdt) != 1 || data_type_size(p.ddt) != 1 || p.s8s8_comp || p.zp_comp
             || p.beta != 0.f || p.nodes.empty())
         return false;
+    if (jit_byte_plane_pairs(isa, p)) return true;
     const node_t &inner = p.nodes.back();
     const size_t bytes = size_t(p.nelems()) * 2;
     if (inner.os != 1 || inner.is < 4096 || bytes < nt_tiles_threshold_bytes) return false;

@@ -500,8 +500,11 @@ bool jit_word_rows64(const plan_t &p);
 // Word tiles of near src rows whose dst rows are more than a page and a
 // multiple of 512 B apart keep the usual split (not one tile per call).
 bool jit_word_aliased_dst(const plan_t &p);
-// Byte tiles of far src and dst rows take calls of 128 B lanes (two tiles).
+// Byte tiles of far src and dst rows take calls of 128 B lanes (two tiles),
+// and so do the whole-plane calls below whose dst rows are whole line pairs
+// (jit_byte_plane_pairs; knob RELAYOUT_JIT_BYTE_PLANE128=0: off).
 bool jit_byte_rows128(cpu_isa_t isa, const plan_t &p);
+bool jit_byte_plane_pairs(cpu_isa_t isa, const plan_t &p);
 // Large byte tiles of src rows 1 KiB or more apart and dst rows under
 // 1 KiB apart take calls of a whole 64 x 64 plane (Intel; knob
 // RELAYOUT_JIT_BYTE_PLANE 0 / 1: off / on on any CPU).

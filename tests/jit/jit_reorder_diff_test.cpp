@@ -3612,6 +3612,21 @@ TEST(jit_reorder, ByteRows128) {
     });
 }
 
+// The desc of a whole-plane byte call (`plane`: 4096 A positions, the
+// wide stage) of 64 lanes, or of 128 (`pairs`: two tiles per A tile,
+// byte_pair); not a plane call: fewer A positions (AVX-512).
+void expect_byte_plane_desc(const jit_case_t &c, cpu_isa_t isa, bool plane, bool pairs) {
+    const x64::jit_reorder_desc_t d = desc_of(c, isa);
+    EXPECT_EQ(d.byte_pair, pairs) << c.str();
+    if (plane) {
+        EXPECT_EQ(d.n[0], 4096) << c.str();
+        EXPECT_EQ(d.n[1], pairs ? 128 : 64) << c.str();
+        EXPECT_EQ(x64::jit_wide_stage(d), 4) << c.str();
+    } else if (isa == cpu_isa_t::avx512_core) {
+        EXPECT_LT(d.n[0], 4096) << c.str();
+    }
+}
+
 // Large byte-tile transposes of src rows 1 KiB or more apart and dst rows
 // under 1 KiB apart take calls of a whole plane, 4096 A positions and one
 // 64-lane B tile (jit_byte_plane_calls; Intel, ctest runs this test with
@@ -3635,14 +3650,38 @@ TEST(jit_reorder, BytePlaneCalls) {
         case_plan(c, p);
         const bool on = z && x64::jit_byte_plane_on();
         EXPECT_EQ(x64::jit_byte_plane_calls(isa, p), on) << c.str();
-        const x64::jit_reorder_desc_t d = desc_of(c, isa);
-        if (on) {
-            EXPECT_EQ(d.n[0], 4096) << c.str();
-            EXPECT_EQ(d.n[1], 64) << c.str();
-            EXPECT_EQ(x64::jit_wide_stage(d), 4) << c.str();
-        } else if (isa == cpu_isa_t::avx512_core) {
-            EXPECT_LT(d.n[0], 4096) << c.str();
-        }
+        // (dst rows of whole line pairs: 128 lanes, BytePlanePairs)
+        expect_byte_plane_desc(c, isa, on, on && x64::jit_byte_plane_pairs(isa, p));
+    });
+}
+
+// The whole-plane byte calls whose dst rows are whole pairs of lines (128
+// to 896 B apart) take 128 lanes per call, two byte tiles per A tile
+// reading halves of one 128-row wide stage (jit_byte_plane_pairs; Intel,
+// ctest runs this test with RELAYOUT_JIT_BYTE_PLANE at 0 and 1 too): 256
+// channels (two calls per plane), 128 (one, a whole dst row), 384 on
+// planes of 97 x 113 (partial last calls along A and a partial A tile),
+// 640 on src planes padded to an odd 8847 B. Bit-exact, and the rule on
+// AVX-512 only and only there: not for dst rows of 200 B or padded to 320
+// B (not line pairs: the 64-lane calls), nor for dst rows 1 KiB apart.
+TEST(jit_reorder, BytePlanePairs) {
+    const dim_t pl = 93 * 95 + 12; // (odd)
+    const std::vector<rule_case_t> bytes = {
+        { { 16, 256, 64, 64 }, "nchw", "nhwc", {}, true },
+        { { 32, 128, 64, 64 }, "nchw", "nhwc", {}, true },
+        { { 4, 384, 97, 113 }, "nchw", "nhwc", {}, true },
+        { { 3, 640, 93, 95 }, "", "nhwc", { 640 * pl, pl, 95, 1 }, true },
+        { { 9, 200, 97, 113 }, "nchw", "nhwc", {}, false },
+        { { 16, 256, 64, 64 }, "nchw", "", {}, false, { 64 * 64 * 320, 1, 64 * 320, 320 } },
+        { { 4, 1024, 64, 64 }, "nchw", "nhwc", {}, false },
+    };
+    run_byte_rule_cases(bytes, [](const jit_case_t &c, cpu_isa_t isa, bool z) {
+        plan_t p;
+        case_plan(c, p);
+        const bool on = z && x64::jit_byte_plane_on();
+        EXPECT_EQ(x64::jit_byte_plane_pairs(isa, p), on) << c.str();
+        EXPECT_EQ(x64::jit_byte_rows128(isa, p), on) << c.str();
+        expect_byte_plane_desc(c, isa, x64::jit_byte_plane_calls(isa, p), on);
     });
 }
 
