@@ -414,10 +414,12 @@ private:
     // Whether the pipeline multiplies by a missing src scale's 1: not for
     // integer dsts, whose clamps and vcvtps2dq treat a signalling NaN as a
     // quiet one (NaN -> lo) and every other value of x * 1 as x, in any
-    // MXCSR mode (a denormal converts to 0 flushed or not); nor before the
-    // AVX2 bf16 integer rounding, which quiets NaN itself. One instruction
-    // and one constant load fewer per vector.
-    bool onef_multiply() const { return !is_int(d_.ddt) && !ymm_bf16_int(); }
+    // MXCSR mode (a denormal converts to 0 flushed or not); nor before any
+    // bf16 rounding, which quiets NaN itself (the integer rounding ORs the
+    // quiet bit in, vcvtne(2)ps2bf16 sets it) and keeps every other value
+    // of x * 1 (denormals too, with the MXCSR's default DAZ off). One
+    // instruction and one constant load fewer per vector.
+    bool onef_multiply() const { return !is_int(d_.ddt) && d_.ddt != relayout_bf16; }
 
     // f32 -> the 32-bit lane form store_lanes expects.
     void finalize_lanes(int vi) {

@@ -1205,6 +1205,33 @@ TEST(jit_reorder, IntDstsWithoutOneMultiply) {
     }
 }
 
+// bf16 dsts without a src scale skip the multiply by 1 at every level
+// (onef_multiply): each bf16 rounding quiets a signalling NaN itself.
+// Every class of f32 pattern bit-exact on the paths Bf16EveryPatternClass
+// does not reach: the far narrow rows of nchw -> nhwc (streamed, 54 MiB;
+// cached; partial A and B tiles).
+TEST(jit_reorder, Bf16WithoutOneMultiply) {
+    const std::vector<uint32_t> bits = f32_pattern_classes();
+    const std::vector<jit_case_t> shapes = {
+        jit_case_t::of({ 9, 256, 64, 64 }, relayout_f32, relayout_bf16, "nchw", "nhwc"),
+        jit_case_t::of({ 1, 256, 32, 32 }, relayout_f32, relayout_bf16, "nchw", "nhwc"),
+        jit_case_t::of({ 3, 100, 37, 29 }, relayout_f32, relayout_bf16, "nchw", "nhwc"),
+    };
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core_bf16, cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        for (const jit_case_t &sh : shapes) {
+            jit_case_t c = sh;
+            c.src_bits = bits;
+            if (isa != cpu_isa_t::avx2) EXPECT_TRUE(desc_of(c, isa).narrow_rows) << c.str();
+            std::string name;
+            cpu_isa_t at = isa;
+            EXPECT_TRUE(run_jit_case_at(c, at, &name, ++n)) << x64::isa2str(isa);
+            EXPECT_EQ(name.rfind(std::string("jit:") + x64::isa2str(isa) + ":", 0), 0u) << name;
+        }
+    }
+}
+
 // Streamed narrow rows to bf16 of near src rows (f32 nhwc -> bf16 nchw)
 // round in integers (jit_bf16_int_near_rows): the avx512_core_bf16 level
 // declines them and avx512_core runs them, bit-exact on every class of
