@@ -883,7 +883,7 @@ private:
     void few_b_rows();
     void few_b_ymm_stores();
     void few_b_word_pair();
-    void few_b_comp(const Zmm &line, bool quad = false, int64_t disp = 0);
+    void few_b_comp(const Zmm &line);
     void gen_few_b_quad();
     void few_b_comp_dst();
     Label c_few_idx_; // gen_few_b_tile: the permute indices
@@ -3774,18 +3774,16 @@ void reorder_gen_t::gen_few_b_tile() {
 
 // desc.comp_a: the dword sums of the tile's dst line `line` (one per A
 // position: its 4 lanes' bytes, signed for s8) added to the call's sums
-// at A position rax (jit_few_b_comp; `quad`: at sum `disp` of the step,
-// gen_few_b_quad). Uses zmm 17, 18, r14.
-void reorder_gen_t::few_b_comp(const Zmm &line, bool quad, int64_t disp) {
+// at A position rax (jit_few_b_comp). Uses zmm 17, 18, r14.
+void reorder_gen_t::few_b_comp(const Zmm &line) {
     if (!d_.comp_a) return;
     const Zmm acc(17), ones(18);
     vmovdqu32(ones, ptr[rip + c_ones8_]);
     byte_pair_sums(acc, acc, ones, line, true);
     vpmaddwd(acc, acc, ptr[rip + c_ones16_]);
     mov(r14, qword[rsp + s_comp]);
-    const Address sums = quad ? ptr[r14 + (int)(disp * 4)] : ptr[r14 + rax * 4];
-    vpaddd(acc, acc, sums);
-    vmovdqu32(sums, acc);
+    vpaddd(acc, acc, ptr[r14 + rax * 4]);
+    vmovdqu32(ptr[r14 + rax * 4], acc);
 }
 
 // Four A tiles of a whole call's few-B bytes (desc.few_b_quads): steps j
@@ -3815,8 +3813,21 @@ void reorder_gen_t::gen_few_b_quad() {
     vshufi64x2(Zmm(1), Zmm(4), Zmm(6), 0xdd);
     vshufi64x2(Zmm(2), Zmm(5), Zmm(7), 0x88);
     vshufi64x2(Zmm(3), Zmm(5), Zmm(7), 0xdd);
-    for (int j = 0; j < 4; ++j)
-        few_b_comp(Zmm(j), true, j * d_.loop_cs[L]);
+    if (d_.comp_a) {
+        // (few_b_comp's sums, the constants and the pointer loaded once)
+        const Zmm ones(18), ones16(19);
+        vmovdqu32(ones, ptr[rip + c_ones8_]);
+        vmovdqu32(ones16, ptr[rip + c_ones16_]);
+        mov(r14, qword[rsp + s_comp]);
+        for (int j = 0; j < 4; ++j) {
+            const Zmm acc(8 + j);
+            byte_pair_sums(acc, acc, ones, Zmm(j), true);
+            vpmaddwd(acc, acc, ones16);
+            const Address sums = ptr[r14 + (int)(j * d_.loop_cs[L] * 4)];
+            vpaddd(acc, acc, sums);
+            vmovdqu32(sums, acc);
+        }
+    }
     stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
         for (int j = 0; j < 4; ++j) {
             const Address a = ptr[r9 + (int)(j * osL)];
