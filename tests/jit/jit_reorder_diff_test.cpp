@@ -4659,9 +4659,8 @@ TEST(jit_reorder, CvtABlocksInner) {
     c.set_comp(relayout_extra_flag_compensation_conv_s8s8
                        | relayout_extra_flag_compensation_conv_asymmetric_src,
             1);
-    // (driver_innermost plans without the compensation: there the o loop
-    // is baked, jit_few_b_run_loop; FewBBytesPacked checks that the rule
-    // leaves compensated plans to the A blocks.)
+    // (Not driver_innermost: the o loop is baked, jit_few_b_run_loop, with
+    // the compensation too; FewBBytesCompensated.)
     EXPECT_FALSE(driver_innermost(c, isa)) << c.str();
     EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed)) << c.str();
     c = jit_case_t::of({ 1000, 1000, 3, 3 }, relayout_f32, relayout_s8, "oihw", "hwio");
