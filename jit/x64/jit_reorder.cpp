@@ -23,8 +23,11 @@ class jit_reorder_impl_t : public jit_reorder_t {
 public:
     // `fence`: the kernel's calls end without an sfence (desc
     // fence_in_driver), each thread fences after its last call.
+    // `comp_a`: the kernel sums the compensation per A position (desc
+    // comp_a, jit_few_b_comp).
     jit_reorder_impl_t(const plan_t &p, const kernel_plan_t &kp,
-            std::unique_ptr<jit_generator_t> gen, int lines = 0, bool fence = false)
+            std::unique_ptr<jit_generator_t> gen, int lines = 0, bool fence = false,
+            bool comp_a = false)
             : p_(p), kp_(kp), gen_(std::move(gen)), fence_(fence) {
         fn_ = reinterpret_cast<jit_kernel_fn_t>(const_cast<void *>(gen_->entry()));
         ssz_ = data_type_size(p_.sdt);
@@ -52,10 +55,14 @@ public:
         pair_lanes_ = lines;
         comp_in_kernel_ = jit_comp_in_kernel(p_, kp_);
         if (comp_in_kernel_) comp_nl_ = jit_comp_lanes(kp_);
+        if (comp_a) comp_a_span_ = jit_few_b_comp_span(kp_);
         // A thread's compensation scratch: the sums, then the lane sums
-        // (int32, a quarter more for the 4-lane groups), whole lines each.
+        // (int32, a quarter more for the 4-lane groups; desc.comp_a: the
+        // span of a call), whole lines each.
         comp_sums_ = round_up<size_t>(size_t(p_.s8s8_count + p_.zp_count), 8);
-        const size_t lane_words = comp_in_kernel_ ? size_t(comp_nl_ + comp_nl_ / 4 + 1) / 2 : 0;
+        const size_t lane_words = comp_in_kernel_ ? size_t(comp_nl_ + comp_nl_ / 4 + 1) / 2
+                                  : comp_a        ? size_t(comp_a_span_ + 1) / 2
+                                                  : 0;
         comp_stride_ = comp_sums_ + round_up<size_t>(lane_words, 8);
     }
 
@@ -290,12 +297,29 @@ private:
         std::fill(grp, grp + div_up<dim_t>(zb, 4), 0);
     }
 
+    // desc.comp_a: adds the sums the calls of compensation indices ci / zi
+    // left in `sums` (index k: ci + k, zi + k) and clears them.
+    void distribute_a(int32_t *sums, dim_t ci, dim_t zi, int64_t *acc) const {
+        int64_t *zacc = acc + p_.s8s8_count;
+        for (dim_t k = 0; k < comp_a_span_; ++k) {
+            const int32_t s = sums[k];
+            if (s == 0) continue;
+            if (p_.s8s8_comp) acc[ci + k] += s;
+            if (p_.zp_comp) zacc[zi + k] += s;
+            sums[k] = 0;
+        }
+    }
+
     // `acc`: this thread's block of the compensation scratch (comp_stride_
     // entries: the sums, then the kernel's per-lane sums), or nullptr.
     void run(const exec_ctx_t &ctx, dim_t start, dim_t end, int64_t *acc) const {
         const int K = (int)kp_.driver.size();
-        int32_t *lp =
-                acc && comp_in_kernel_ ? reinterpret_cast<int32_t *>(acc + comp_sums_) : nullptr;
+        int32_t *lp = acc && (comp_in_kernel_ || comp_a_span_)
+                              ? reinterpret_cast<int32_t *>(acc + comp_sums_)
+                              : nullptr;
+        // desc.comp_a: the compensation indices of the calls summed in lp.
+        bool a_sums = false;
+        dim_t a_ci = 0, a_zi = 0;
         dim_t ctr[2 * max_ndims + 2];
         {
             dim_t idx = start;
@@ -385,8 +409,16 @@ private:
                     a.lines_io = (lines_next ? 1 : 0) | (next ? 2 : 0);
                     lines_next = next;
                 }
+                if (comp_a_span_ && a_sums && (ci != a_ci || zi != a_zi)) {
+                    distribute_a(lp, a_ci, a_zi, acc);
+                    a_sums = false;
+                }
                 fn_(&a);
-                if (lp)
+                if (comp_a_span_ && lp) {
+                    a_sums = true;
+                    a_ci = ci;
+                    a_zi = zi;
+                } else if (lp)
                     distribute(lp, ci, zi, a, acc);
                 else if (acc)
                     accumulate(static_cast<const char *>(a.dst), ci, zi, a, acc);
@@ -396,6 +428,7 @@ private:
                 ctr[k] = 0;
             }
         }
+        if (a_sums) distribute_a(lp, a_ci, a_zi, acc);
     }
 
     plan_t p_;
@@ -410,6 +443,7 @@ private:
     int pair_lanes_ = 0;                     // ... the B lanes of a tile pair
     bool comp_in_kernel_ = false;            // the kernel sums the compensation per lane
     dim_t comp_nl_ = 0;
+    dim_t comp_a_span_ = 0;                  // desc.comp_a: the sums of a call (0: not comp_a)
     size_t comp_sums_ = 0, comp_stride_ = 0; // int64 entries of a thread's scratch
 };
 
@@ -602,7 +636,7 @@ status_t jit_reorder_create(const plan_t &p, cpu_isa_t isa, std::unique_ptr<jit_
     RL_CHECK(jit_reorder_generate(d, gen));
     const int pair_lanes = d.isa == cpu_isa_t::avx512_core ? 32 : 16; // (desc.isa: the family)
     out.reset(new jit_reorder_impl_t(
-            p, kp, std::move(gen), d.f32_lines ? pair_lanes : 0, d.fence_in_driver));
+            p, kp, std::move(gen), d.f32_lines ? pair_lanes : 0, d.fence_in_driver, d.comp_a));
     return status_t::success;
 }
 

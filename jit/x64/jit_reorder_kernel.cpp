@@ -181,6 +181,7 @@ private:
 
     Label c_onef_, c_szp_, c_dzp_, c_beta_, c_sa_, c_lo_, c_hi_, c_one_, c_7fff_, c_40_, c_iota_;
     Label c_ones8_, c_ones16_;        // byte tiles: 4-lane group sums
+    Label c_rep4_;                    // few_b_comp_dst: a bit of each dword's 4 bytes
     Label c_qnan_, c_hmask_, c_widx_; // gen_row_words
     Label c_wint_;                    // ... bf16_ne: the words of two rows interleaved
     Label c_plo_, c_phi_;             // gen_pair_a: words of two rows
@@ -884,6 +885,9 @@ private:
     void few_b_rows();
     void few_b_ymm_stores();
     void few_b_word_pair();
+    void few_b_comp(const Zmm &line);
+    void gen_few_b_quad();
+    void few_b_comp_dst();
     Label c_few_idx_; // gen_few_b_tile: the permute indices
     void generate();
     void emit_constants();
@@ -987,11 +991,13 @@ void reorder_gen_t::emit_constants() {
             dd(uint32_t(((l - c + 8) * fb) % 8));
         });
     table(c_ysm_col_, 256, [&](int i) { db(ysm_col_[i / 32][i % 32 / 16]); });
-    if ((d_.byte_tile || bytes_ || d_.flat_bytes || d_.ymm_small || d_.ymm_narrow)
-            && d_.comp_lanes) {
+    if (((d_.byte_tile || bytes_ || d_.flat_bytes || d_.ymm_small || d_.ymm_narrow)
+                && d_.comp_lanes)
+            || d_.comp_a) {
         u(c_ones8_, 0x01010101);
         u(c_ones16_, 0x00010001);
     }
+    if (d_.comp_a) u(c_rep4_, 0x11111111);
 }
 
 // Bit copy with unit strides: bytes, four vectors per iteration.
@@ -3693,6 +3699,7 @@ void reorder_gen_t::gen_transpose() {
         comp_flush();
     }
     L(lnext);
+    few_b_comp_dst();
     if (d_.b_outer) {
         add(rax, T);
         jmp(la, T_NEAR);
@@ -3746,6 +3753,7 @@ void reorder_gen_t::gen_few_b_tile() {
         // (bit copies: zero-extended bytes, which the unsigned pack keeps)
         value_path() && d_.ddt == relayout_s8 ? vpacksswb(t, t, u) : vpackuswb(t, t, u);
         vpshufb(t, t, ptr[rip + c_pack_]);
+        few_b_comp(t);
         stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
             stream ? vmovntdq(ptr[rdx], t) : vmovdqu8(ptr[rdx], t);
         });
@@ -3764,6 +3772,91 @@ void reorder_gen_t::gen_few_b_tile() {
             stream ? vmovntps(ptr[rdx + 64 * j], Zmm(cur)) : vmovups(ptr[rdx + 64 * j], Zmm(cur));
         }
     });
+}
+
+// desc.comp_a: the dword sums of the tile's dst line `line` (one per A
+// position: its 4 lanes' bytes, signed for s8) added to the call's sums
+// at A position rax (jit_few_b_comp). Uses zmm 17, 18, r14.
+void reorder_gen_t::few_b_comp(const Zmm &line) {
+    if (!d_.comp_a) return;
+    const Zmm acc(17), ones(18);
+    vmovdqu32(ones, ptr[rip + c_ones8_]);
+    byte_pair_sums(acc, acc, ones, line, true);
+    vpmaddwd(acc, acc, ptr[rip + c_ones16_]);
+    mov(r14, qword[rsp + s_comp]);
+    vpaddd(acc, acc, ptr[r14 + rax * 4]);
+    vmovdqu32(ptr[r14 + rax * 4], acc);
+}
+
+// Four A tiles of a whole call's few-B bytes (desc.few_b_quads): steps j
+// = 0 .. 3 of the innermost baked loop (the O blocks, 16 src bytes on),
+// each one dst line (16 o x 4 i). r8 src, r9 dst of step 0.
+void reorder_gen_t::gen_few_b_quad() {
+    const int L = d_.nloops - 1;
+    const int64_t osL = d_.loop_os[L];
+    for (int b = 0; b < 4; ++b)
+        vmovdqu8(Zmm(b), ptr[r8 + (int)(b * d_.is[1])]);
+    // Lane l of each: o 16 l + 0..7 (lo) / 8..15 (hi), rows (0, 1) and (2, 3) paired.
+    vpunpcklbw(Zmm(4), Zmm(0), Zmm(1));
+    vpunpckhbw(Zmm(5), Zmm(0), Zmm(1));
+    vpunpcklbw(Zmm(6), Zmm(2), Zmm(3));
+    vpunpckhbw(Zmm(7), Zmm(2), Zmm(3));
+    // u_k (zmm k): lane l holds o 16 l + 4 k .. + 3, each a dword of its 4 rows.
+    vpunpcklwd(Zmm(0), Zmm(4), Zmm(6));
+    vpunpckhwd(Zmm(1), Zmm(4), Zmm(6));
+    vpunpcklwd(Zmm(2), Zmm(5), Zmm(7));
+    vpunpckhwd(Zmm(3), Zmm(5), Zmm(7));
+    // The 4 x 4 transpose of 128-bit lanes: line j = lane j of u0 .. u3.
+    vshufi64x2(Zmm(4), Zmm(0), Zmm(1), 0x44);
+    vshufi64x2(Zmm(5), Zmm(0), Zmm(1), 0xee);
+    vshufi64x2(Zmm(6), Zmm(2), Zmm(3), 0x44);
+    vshufi64x2(Zmm(7), Zmm(2), Zmm(3), 0xee);
+    vshufi64x2(Zmm(0), Zmm(4), Zmm(6), 0x88);
+    vshufi64x2(Zmm(1), Zmm(4), Zmm(6), 0xdd);
+    vshufi64x2(Zmm(2), Zmm(5), Zmm(7), 0x88);
+    vshufi64x2(Zmm(3), Zmm(5), Zmm(7), 0xdd);
+    if (d_.comp_a) {
+        // (few_b_comp's sums, the constants and the pointer loaded once)
+        const Zmm ones(18), ones16(19);
+        vmovdqu32(ones, ptr[rip + c_ones8_]);
+        vmovdqu32(ones16, ptr[rip + c_ones16_]);
+        mov(r14, qword[rsp + s_comp]);
+        for (int j = 0; j < 4; ++j) {
+            const Zmm acc(8 + j);
+            byte_pair_sums(acc, acc, ones, Zmm(j), true);
+            vpmaddwd(acc, acc, ones16);
+            const Address sums = ptr[r14 + (int)(j * d_.loop_cs[L] * 4)];
+            vpaddd(acc, acc, sums);
+            vmovdqu32(sums, acc);
+        }
+    }
+    stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
+        for (int j = 0; j < 4; ++j) {
+            const Address a = ptr[r9 + (int)(j * osL)];
+            stream ? vmovntdq(a, Zmm(j)) : vmovdqu8(a, Zmm(j));
+        }
+    });
+}
+
+// desc.comp_a: the same for a 16x16 tile (edges, padding; cached stores),
+// from its dst line: the bytes of A positions and lanes holding values.
+// Uses zmm 16 .. 18, k4, k7, r13, r14.
+void reorder_gen_t::few_b_comp_dst() {
+    if (!d_.comp_a) return;
+    const int T = W_;
+    clamp_diff(r13, qword[rsp + s_v0 + 8], r15, d_.few_b); // value lanes
+    mov(r14, -1);
+    bzhi(r14, r14, r13);
+    imul(r14, ptr[rip + c_rep4_]); // (their bytes in every dword)
+    kmovq(k4, r14);
+    clamp_diff(r13, qword[rsp + s_v0], rax, T); // value positions
+    shl(r13, 2);
+    mov(r14, -1);
+    bzhi(r14, r14, r13);
+    kmovq(k7, r14);
+    kandq(k7, k7, k4);
+    vmovdqu8(Zmm(16) | k7 | T_z, ptr[rdx]);
+    few_b_comp(Zmm(16));
 }
 
 // 2-byte dsts (bf16 / f16, B = 2: hwio -> OIhw8i16o2i): the two rows'
@@ -5143,16 +5236,20 @@ void reorder_gen_t::generate() {
             const dim_t n = d_.loop_n[l] / k(l), is = d_.loop_is[l] * k(l),
                         os = d_.loop_os[l] * k(l), ss = d_.loop_ss[l] * k(l),
                         ds = d_.loop_ds[l] * k(l);
+            // (desc.comp_a: the sums' pointer steps with the loops too.)
+            const dim_t cs = d_.comp_a ? d_.loop_cs[l] * k(l) : 0;
             add_imm(r8, is * ssz_);
             add_imm(r9, os * dsz_);
             if (d_.src_scale) add_imm(r10, ss * 4);
             if (d_.dst_scale) add_imm(r11, ds * 4);
+            if (cs) add(qword[rsp + s_comp], (int)(cs * 4));
             dec(qword[rsp + s_loop + 8 * l]);
             jnz(loops[l], T_NEAR);
             add_imm(r8, -n * is * ssz_);
             add_imm(r9, -n * os * dsz_);
             if (d_.src_scale) add_imm(r10, -n * ss * 4);
             if (d_.dst_scale) add_imm(r11, -n * ds * 4);
+            if (cs) sub(qword[rsp + s_comp], (int)(n * cs * 4));
         }
     };
     // Variants for whole calls (no padding or edges: every call of a large
@@ -5187,6 +5284,15 @@ void reorder_gen_t::generate() {
             d_.run_deal != 0, d_.nloops - (run_deal_fold(d_) ? 1 : 0), [&] { gen_run_deal(); },
             [&] { run_deal_init(); });
     whole_calls(d_.o8_chunks != 0, d_.nloops, [&] { gen_o8_chunks(); });
+    if (d_.few_b_quads) {
+        // (four steps of the innermost loop at a time)
+        Label lgeneric;
+        jump_unless_whole_call(2, lgeneric);
+        baked_loops(
+                d_.nloops, [&] { gen_few_b_quad(); }, 4);
+        jmp(lflat_done, T_NEAR);
+        L(lgeneric);
+    }
     if (d_.short_copy)
         short_copy_calls(
                 [&](int nl, const std::function<void()> &body) {
@@ -6527,14 +6633,69 @@ int jit_few_b_tiles(const jit_reorder_desc_t &d) {
 // pairs): bf16 1024^2x3x3 1.3x over the tiles alone, 512^2 1.7x. Not with
 // compensation (s8s8: the 16 x 16 tiles; 1.14x, within the noise) or the
 // sum. Knob RELAYOUT_JIT_FEW_B_RUN=0: off.
+// With s8s8 / zero-point compensation (one sum per o) the tiles sum it
+// themselves (jit_few_b_comp), and 1-byte srcs (s8 / u8 hwio, bit copies
+// included: their calls read 16 bytes of each of 144 src rows 1 KiB apart)
+// take the loop too.
 bool jit_few_b_run_loop(cpu_isa_t isa, const plan_t &p) {
     static const bool on = getenv_int("RELAYOUT_JIT_FEW_B_RUN", 1) != 0; // experiment knob
-    if (!on || isa != cpu_isa_t::avx512_core || p.bit_copy || p.nodes.empty()) return false;
-    if (p.s8s8_comp || p.zp_comp || p.beta != 0.f) return false;
+    if (!on || isa != cpu_isa_t::avx512_core || p.nodes.empty() || p.beta != 0.f) return false;
     const node_t &in = p.nodes.back();
+    if ((p.s8s8_comp || p.zp_comp) && (in.cs != 0 || in.zs != 0)) return false;
     const bool words = (p.ddt == relayout_bf16 || p.ddt == relayout_f16) && in.n == 2;
     const bool bytes = data_type_size(p.ddt) == 1 && in.n == 4;
-    return in.os == 1 && (bytes || words) && data_type_size(p.sdt) == 4;
+    const size_t ssz = data_type_size(p.sdt);
+    if (in.os != 1 || !(bytes || words)) return false;
+    return (ssz == 4 && !p.bit_copy) || (ssz == 1 && bytes);
+}
+
+// hwio -> OIhw4i16o4i with s8s8 compensation (or a zero point's) went to
+// the same tiles without the O loop inside the calls, and the driver
+// summed each call's dst back element by element (accumulate): 7-16% of a
+// copy. The few-B tiles sum each dst line as they store it (bytes to
+// word pairs to dwords: one sum per o) into the call's int32 sums at the
+// tile's A position; the 16x16 edge tiles (cached stores) sum their line
+// from the dst. The O loop is then baked innermost as without
+// compensation (jit_few_b_run_loop), and the driver adds the sums once
+// per run of calls of one compensation index (the hw and I blocks of a
+// thread: one run). Knob RELAYOUT_JIT_FEW_B_COMP=0: off.
+bool jit_few_b_comp(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
+    static const bool on = getenv_int("RELAYOUT_JIT_FEW_B_COMP", 1) != 0; // experiment knob
+    if (!on || (!p.s8s8_comp && !p.zp_comp) || d.comp_lanes) return false;
+    if (d.isa != cpu_isa_t::avx512_core || d.few_b != 4 || data_type_size(d.ddt) != 1) return false;
+    if (d.in_n != 1 || d.beta != 0.f || d.b_outer || d.pad_b || d.dst_stage_row) return false;
+    const kloop_t &A = kp.micro[0], &B = kp.micro[1];
+    if (B.cs != 0 || B.zs != 0) return false;
+    if ((p.s8s8_comp && A.cs != 1) || (p.zp_comp && A.zs != 1)) return false;
+    for (const kloop_t &l : kp.loops)
+        if (p.s8s8_comp && p.zp_comp && l.cs != l.zs) return false;
+    return fits32(jit_few_b_comp_span(kp) * 4);
+}
+
+// s8 / u8 hwio -> OIhw4i16o4i (bit copies): each few-B tile widened its
+// four rows' 16 bytes to dwords and packed them back (8 shuffles per dst
+// line) plus the tile loop's bookkeeping, ~22 cycles a line single-thread
+// (1024x1024x3x3: 8.6 ns per line, 29-35% of a copy with the O loop
+// baked). Whole calls now take four O blocks per step of that loop: one
+// 64-byte load of each i row, byte and word unpacks leave 128-bit lane L
+// of four registers with o 16 L .. 16 L + 15 (4 o each), and a 4 x 4
+// transpose of the 128-bit lanes makes lane L's 16 o the line of O block
+// L: 16 shuffles for 4 lines. Knob RELAYOUT_JIT_FEW_B_QUADS=0: off.
+bool jit_few_b_quads(const jit_reorder_desc_t &d) {
+    static const bool on = getenv_int("RELAYOUT_JIT_FEW_B_QUADS", 1) != 0; // experiment knob
+    if (!on || d.isa != cpu_isa_t::avx512_core || d.few_b != 4 || !d.bit_copy) return false;
+    if (data_type_size(d.sdt) != 1 || d.n[0] != 16 || d.is[0] != 1 || d.os[0] != 4) return false;
+    if (d.nloops < 1) return false;
+    const int L = d.nloops - 1;
+    return d.loop_is[L] == 16 && d.loop_n[L] % 4 == 0 && fits32(4 * d.loop_os[L])
+           && fits32(4 * d.is[1]) && fits32(4 * d.loop_cs[L] * 4);
+}
+
+dim_t jit_few_b_comp_span(const kernel_plan_t &kp) {
+    dim_t span = round_up<dim_t>(kp.micro[0].n, 16);
+    for (const kloop_t &l : kp.loops)
+        span += (l.n - 1) * std::max(l.cs, l.zs);
+    return span;
 }
 
 // nchw -> nChw16c of 3 channels (64x3x224x224): every tile of B is
@@ -7173,6 +7334,14 @@ void jit_reorder_desc_init(
             && !short_b_zmm(d) && !jit_few_b_tiles(d))
         d.isa = cpu_isa_t::avx2;
     d.few_b = jit_few_b_tiles(d);
+    d.nloops = (int)kp.loops.size();
+    // Few-B tiles summing their compensation: nothing reads the dst back.
+    d.comp_a = jit_few_b_comp(d, p, kp);
+    if (d.comp_a) {
+        d.nt = bytes >= nt_min && p.beta == 0.f;
+        for (int l = 0; l < d.nloops; ++l)
+            d.loop_cs[l] = p.s8s8_comp ? kp.loops[l].cs : kp.loops[l].zs;
+    }
     // Streaming stores only as whole 64-byte lines: zmm, or ymm pairs that
     // fill a line back to back (an 8x8 f32 tile whose rows are adjacent).
     // Half lines far apart are 2x slower than cached stores on Zen 4;
@@ -7191,7 +7360,6 @@ void jit_reorder_desc_init(
     d.pf_b = near_rows_prefetch(d, p, kp);
     d.b_outer = d.pf_b != 0;
     d.b_outer_pair = b_outer_pairs(d, p, kp);
-    d.nloops = (int)kp.loops.size();
     for (int l = 0; l < d.nloops; ++l) {
         const auto &lp = kp.loops[l];
         d.loop_n[l] = lp.n;
@@ -7304,6 +7472,17 @@ void jit_reorder_desc_init(
     d.packed_rows = jit_packed_rows(d);
     d.blk_lines = jit_blk_lines(d, p, kp);
     d.ymm_blk_lines = jit_ymm_blk_lines(d, p, kp);
+    d.few_b_quads = jit_few_b_quads(d);
+    // (Few-B compensation: every tile of a call a few-B or a 16x16 one;
+    // otherwise the driver sums the dst back, cached.)
+    if (d.comp_a
+            && (d.flat_a || d.flat_b || d.flat_bytes || d.flat_pairs || d.quad_a || d.quad_bytes
+                    || d.pair_a || d.narrow_rows || d.narrow_half || d.run_deal || d.o8_chunks
+                    || d.byte_tile || d.word_tile || d.word_pair || d.b_outer || d.pad_b
+                    || d.dst_stage_row || d.f32_lines || d.blk_lines || d.packed_rows)) {
+        d.comp_a = false;
+        d.nt = false;
+    }
 }
 
 status_t jit_reorder_desc_check(const jit_reorder_desc_t &d) {

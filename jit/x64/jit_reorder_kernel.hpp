@@ -299,6 +299,18 @@ struct jit_reorder_desc_t {
     // (converted) interleaved into B whole dst vectors by permutes (B
     // lanes, 0: none). See jit_few_b_tiles.
     int few_b;
+    // ... to bytes whose compensation index follows A (hwio ->
+    // OIhw4i16o4i: one sum per o, over the 4 i lanes of each dword): each
+    // tile adds its dst line's dword sums to jit_call_args_t::comp at A
+    // position a0 (index stride 1 along A) plus the baked loops'
+    // loop_cs, which the driver adds to the sums once per run of calls
+    // of the same driver index. See jit_few_b_comp.
+    bool comp_a;
+    // ... of 1-byte bit copies whose innermost baked loop continues A (the
+    // O blocks): whole calls run four A tiles per step (64 src bytes of
+    // each row, byte and word unpacks and a 128-bit lane transpose). See
+    // jit_few_b_quads.
+    bool few_b_quads;
     // Streamed 4-byte bit-copy transposes whose B is padded in the dst
     // (nchw -> nChw16c of 3 channels): whole tiles of A and of stored B
     // lanes with padded lanes run as full tiles (rows past the values
@@ -307,6 +319,7 @@ struct jit_reorder_desc_t {
     int nloops;
     dim_t loop_n[max_loops], loop_is[max_loops], loop_os[max_loops], loop_ss[max_loops],
             loop_ds[max_loops];
+    dim_t loop_cs[max_loops]; // desc.comp_a: the compensation index strides of the loops
 };
 
 // Fills a desc from a plan and its kernel plan.
@@ -665,10 +678,24 @@ size_t jit_o_cached_bytes();
 int jit_few_b_tiles(const jit_reorder_desc_t &d);
 // kernel_plan_params_t::a_run_loop of AVX-512 conversions of a 4-byte src
 // to bytes whose innermost node is 4 dst-unit lanes, or to bf16 / f16 of 2
-// (hwio -> OIhw4i16o4i, OIhw8i16o2i: the few-B tiles' lines), without
-// compensation or the sum. Knob
+// (hwio -> OIhw4i16o4i, OIhw8i16o2i: the few-B tiles' lines), and of
+// 1-byte srcs to bytes (bit copies too); not with the sum, nor with
+// compensation that follows the 4 lanes. Knob
 // RELAYOUT_JIT_FEW_B_RUN=0: off.
 bool jit_few_b_run_loop(cpu_isa_t isa, const plan_t &p);
+// desc.comp_a: few-B tiles to bytes (4 lanes, a line per tile) whose
+// compensation index does not follow B and advances by one along A
+// (both buffers alike), every tile of the call a few-B or a 16x16 one.
+// Knob RELAYOUT_JIT_FEW_B_COMP=0: off (the driver sums the dst back).
+bool jit_few_b_comp(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp);
+// The int32 sums a call of a desc.comp_a kernel adds to (its span of
+// compensation indices, whole tiles).
+dim_t jit_few_b_comp_span(const kernel_plan_t &kp);
+// desc.few_b_quads: few-B tiles of 4 lanes (one line each) of 1-byte bit
+// copies, A one 16-position tile continued in the src by the innermost
+// baked loop (a multiple of 4 iterations). Knob RELAYOUT_JIT_FEW_B_QUADS=0:
+// off.
+bool jit_few_b_quads(const jit_reorder_desc_t &d);
 
 // desc.pad_b of a transpose: AVX-512 streamed 4-byte bit copies, A and B
 // of whole tiles, B's dim padded in the dst.

@@ -4766,9 +4766,8 @@ TEST(jit_reorder, CvtABlocksInner) {
     c.set_comp(relayout_extra_flag_compensation_conv_s8s8
                        | relayout_extra_flag_compensation_conv_asymmetric_src,
             1);
-    // (driver_innermost plans without the compensation: there the o loop
-    // is baked, jit_few_b_run_loop; FewBBytesPacked checks that the rule
-    // leaves compensated plans to the A blocks.)
+    // (Not driver_innermost: the o loop is baked, jit_few_b_run_loop, with
+    // the compensation too; FewBBytesCompensated.)
     EXPECT_FALSE(driver_innermost(c, isa)) << c.str();
     EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed)) << c.str();
     c = jit_case_t::of({ 1000, 1000, 3, 3 }, relayout_f32, relayout_s8, "oihw", "hwio");
@@ -4959,7 +4958,8 @@ TEST(jit_reorder, FewBLanesPermuted) {
 // the last O block padded) and padded i (20), 1x1 / 3x3 / 5x5, strided
 // src rows; 1-byte bit copies (zero-extended bytes) unsigned. Their calls
 // bake the O loop innermost (jit_few_b_run_loop: a call reads its i rows
-// whole): not with compensation or the sum, nor for other dst types.
+// whole, 1-byte srcs too): not with the sum, compensation along i, nor
+// for other dst types.
 TEST(jit_reorder, FewBBytesPacked) {
     const cpu_isa_t isa = cpu_isa_t::avx512_core;
     if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
@@ -5009,9 +5009,6 @@ TEST(jit_reorder, FewBBytesPacked) {
     ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
     EXPECT_TRUE(x64::jit_few_b_run_loop(isa, p));
     EXPECT_FALSE(x64::jit_few_b_run_loop(cpu_isa_t::avx2, p));
-    p.s8s8_comp = true;
-    EXPECT_FALSE(x64::jit_few_b_run_loop(isa, p));
-    p.s8s8_comp = false;
     p.beta = 0.5f;
     EXPECT_FALSE(x64::jit_few_b_run_loop(isa, p));
     for (data_type_t ddt : { relayout_bf16, relayout_s32 }) {
@@ -5021,7 +5018,131 @@ TEST(jit_reorder, FewBBytesPacked) {
     }
     c.sdt = c.ddt = relayout_s8;
     ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
+    EXPECT_TRUE(x64::jit_few_b_run_loop(isa, p)) << c.str();
+    c.sdt = relayout_bf16; // (2-byte srcs: as they were)
+    ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
     EXPECT_FALSE(x64::jit_few_b_run_loop(isa, p)) << c.str();
+}
+
+// The plan and JIT desc of `c` with its dst compensation (extra flags; no
+// scales or zero points).
+void comp_case_plan(const jit_case_t &c, plan_t &p) {
+    memory_desc_t smd, dmd;
+    ASSERT_EQ(make_md(smd, c, true), status_t::success);
+    ASSERT_EQ(make_md(dmd, c, false), status_t::success);
+    ASSERT_EQ(md_set_extra(dmd, c.extra_flags, c.comp_mask, c.zp_comp_mask, c.scale_adjust),
+            status_t::success);
+    ASSERT_EQ(plan_create(p, smd, dmd, attr_t()), status_t::success);
+}
+x64::jit_reorder_desc_t comp_desc_of(const jit_case_t &c, cpu_isa_t isa) {
+    x64::jit_reorder_desc_t d;
+    std::memset(&d, 0, sizeof(d));
+    plan_t p;
+    kernel_plan_t kp;
+    comp_case_plan(c, p);
+    if (::testing::Test::HasFatalFailure()
+            || kernel_plan_create(kp, p, x64::jit_plan_params(isa, p)) != status_t::success) {
+        ADD_FAILURE() << c.str() << ": no plan";
+        return d;
+    }
+    x64::jit_reorder_desc_init(d, isa, p, kp);
+    return d;
+}
+
+// hwio -> OIhw4i16o4i with s8s8 and / or zero-point compensation (one sum
+// per o): the few-B tiles sum each dst line as they store it, the 16x16
+// edge tiles theirs from the dst, into the call's sums at the tile's o
+// (desc.comp_a, jit_few_b_comp), and the O loop is baked innermost
+// (jit_few_b_run_loop). Bit-exact for s8s8, zero points and both; f32
+// (common and per-o scales flush against a guard page, a dst zero point,
+// NaN / inf / out-of-range values: saturated before they are summed),
+// bf16, s8 and u8 srcs (bit copies), s8 and u8 dsts; o tails (40, 33: the
+// last O block padded), padded i quads (20, 7, 1), 1x1 / 3x3 / 5x5,
+// strided src rows, groups (hwigo -> gOIhw4i16o4i, compensation per g and
+// o: the driver's index changes with g), a streamed problem (2 threads).
+// Not: compensation along i (the driver sums the dst back), AVX2.
+TEST(jit_reorder, FewBBytesCompensated) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
+    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
+    const std::vector<uint32_t> bits = f32_pattern_classes();
+    uint32_t n = 7100;
+    for (data_type_t ddt : { relayout_s8, relayout_u8 })
+        for (const std::vector<dim_t> &dims : std::vector<std::vector<dim_t>>{ { 48, 32, 3, 3 },
+                     { 40, 20, 3, 3 }, { 64, 16, 1, 1 }, { 33, 36, 5, 5 }, { 16, 7, 1, 3 },
+                     { 32, 1, 3, 3 }, { 128, 36, 3, 3 } })
+            for (uint64_t flags : { s8s8, zp, s8s8 | zp }) {
+                if (ddt == relayout_u8 && (flags & s8s8)) continue; // (s8 dsts only)
+                jit_case_t c = jit_case_t::of(dims, relayout_f32, ddt, "hwio", "OIhw4i16o4i");
+                c.set_comp(flags, 1);
+                const x64::jit_reorder_desc_t d = comp_desc_of(c, isa);
+                EXPECT_EQ(d.few_b, 4) << c.str();
+                EXPECT_TRUE(d.comp_a) << c.str();
+                if (dims[0] % 16 == 0 && dims[1] % 16 == 0) { // (the O blocks baked innermost)
+                    ASSERT_GE(d.nloops, 1) << c.str();
+                    EXPECT_EQ(d.loop_is[d.nloops - 1], 16) << c.str();
+                    EXPECT_EQ(d.loop_cs[d.nloops - 1], 16) << c.str();
+                }
+                c.src_scale_mask = 0;
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                c.src_bits = bits;
+                c.src_scale_mask = 1; // per o, against a guard page
+                c.guard_scales = true;
+                c.dst_zp = 3;
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                c.sdt = relayout_bf16;
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                // Bit copies; whole calls of O blocks in fours (few_b_quads).
+                EXPECT_FALSE(d.few_b_quads) << c.str();
+                c = jit_case_t::of(dims, ddt, ddt, "hwio", "OIhw4i16o4i");
+                c.set_comp(flags, 1);
+                const x64::jit_reorder_desc_t q = comp_desc_of(c, isa);
+                EXPECT_TRUE(q.comp_a) << c.str();
+                EXPECT_EQ(q.few_b_quads, dims[0] % 64 == 0) << c.str();
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            }
+    {
+        // Strided src rows (each i row of 48 o 67 elements apart).
+        jit_case_t c = jit_case_t::of({ 48, 32, 3, 3 }, relayout_f32, relayout_s8, "", "");
+        c.dtag = "OIhw4i16o4i";
+        c.sstrides = { 1, 67, 3 * 32 * 67 + 5, 32 * 67 + 2 };
+        c.set_comp(s8s8 | zp, 1);
+        EXPECT_TRUE(comp_desc_of(c, isa).comp_a) << c.str();
+        c.src_scale_mask = 0;
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    }
+    for (data_type_t sdt : { relayout_f32, relayout_s8 })
+        for (const std::vector<dim_t> &dims :
+                std::vector<std::vector<dim_t>>{ { 3, 32, 48, 3, 3 }, { 2, 40, 20, 1, 3 } }) {
+            jit_case_t c =
+                    jit_case_t::of(dims, sdt, relayout_s8, "hwigo", "gOIhw4i16o4i"); // groups
+            c.set_comp(s8s8 | zp, 3);
+            EXPECT_TRUE(comp_desc_of(c, isa).comp_a) << c.str();
+            if (sdt == relayout_f32) c.src_scale_mask = 3; // per g and o
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        }
+    {
+        // Streamed (2 threads: each its share of the I blocks and hw).
+        jit_case_t c = jit_case_t::of(
+                { 1024, 1280, 3, 3 }, relayout_f32, relayout_s8, "hwio", "OIhw4i16o4i");
+        c.set_comp(s8s8, 1);
+        c.src_scale_mask = 1;
+        const x64::jit_reorder_desc_t d = comp_desc_of(c, isa);
+        EXPECT_TRUE(d.comp_a && d.nt) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    }
+    // Not: compensation along i (mask 2), nor the AVX2 tiles.
+    jit_case_t c =
+            jit_case_t::of({ 48, 32, 3, 3 }, relayout_f32, relayout_s8, "hwio", "OIhw4i16o4i");
+    c.set_comp(s8s8, 2);
+    EXPECT_FALSE(comp_desc_of(c, isa).comp_a) << c.str();
+    plan_t p;
+    ASSERT_NO_FATAL_FAILURE(comp_case_plan(c, p));
+    EXPECT_FALSE(x64::jit_few_b_run_loop(isa, p));
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    c.set_comp(s8s8, 1);
+    EXPECT_FALSE(comp_desc_of(c, cpu_isa_t::avx2).comp_a) << c.str();
 }
 
 // Few-B tiles to bf16 / f16 of 2 lanes (hwio -> OIhw8i16o2i: 16 o x 2 i,
