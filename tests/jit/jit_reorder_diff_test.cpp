@@ -3182,7 +3182,9 @@ TEST(jit_reorder, YmmSmallTilesCompensation) {
 // row loaded in pieces up to its end (nothing read past it), only its dst
 // rows stored. Taken on AVX2 (3x3 s8 oihw -> OIhw4i16o4i had gone to the
 // 8x8 dword tiles); bit-exact for every A of 2..15 bytes (2..7 words),
-// odd strides, padded O and I, with the compensation (s8s8, zero points).
+// the src ending at a guard page, odd strides, dst rows past A in a gap
+// that must stay untouched, padded O and I, with the compensation (s8s8,
+// zero points).
 TEST(jit_reorder, YmmSmallShortA) {
     const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
     const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
@@ -3196,9 +3198,16 @@ TEST(jit_reorder, YmmSmallShortA) {
                 jit_case_t c = jit_case_t::of({ 70, a }, dt, dt, "ab", "ba");
                 const auto d = desc_of(c, isa);
                 EXPECT_EQ(d.ymm_small, y ? e : 0) << c.str();
+                c.guard_src = true; // (a read past the last row faults)
                 EXPECT_TRUE(run_jit_case(c, isa));
                 c.sstrides = { a + 3, 1 };
                 c.dstrides = { 1, 70 + 5 };
+                EXPECT_TRUE(run_jit_case(c, isa));
+                // (dst rows of a tile past A in the gap between the blocks:
+                // stores past A would overwrite it)
+                c = jit_case_t::of({ 2, 70, a }, dt, dt, "abc", "acb");
+                c.dstrides = { 16 * 75, 1, 75 };
+                EXPECT_EQ(desc_of(c, isa).ymm_small, y ? e : 0) << c.str();
                 EXPECT_TRUE(run_jit_case(c, isa));
             }
             for (auto hw : { std::vector<dim_t>{ 3, 3 }, std::vector<dim_t>{ 2, 2 },
@@ -3209,7 +3218,9 @@ TEST(jit_reorder, YmmSmallShortA) {
                 const auto d = desc_of(c, isa);
                 if (hw[0] * hw[1] * e < 16) {
                     EXPECT_EQ(d.ymm_small, y ? e : 0) << c.str();
-                    if (y) EXPECT_EQ(d.n[0], hw[0] * hw[1]) << c.str();
+                    if (y) {
+                        EXPECT_EQ(d.n[0], hw[0] * hw[1]) << c.str();
+                    }
                 }
                 EXPECT_TRUE(run_jit_case(c, isa));
                 c.dims[0] = 33; // (padded O and I: edges)
@@ -3221,6 +3232,9 @@ TEST(jit_reorder, YmmSmallShortA) {
                     for (dim_t o : { 64, 33 }) {
                         c.dims[0] = o;
                         c.dims[1] = o == 64 ? 48 : 70;
+                        if (o == 64 && hw[0] * hw[1] < 16) {
+                            EXPECT_EQ(desc_of(c, isa).ymm_small, y ? 1 : 0) << c.str();
+                        }
                         EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
                     }
                 }
