@@ -2297,8 +2297,9 @@ void reorder_gen_t::gen_lanes() {
 // the two lanes together the 32-byte dst row). These went through the
 // 8x8 dword tile before (8 elements widened per load, 8 per store).
 // A partial last A tile (no A padding) moves back to end at the last
-// position; other tiles with fewer values (B edges, zero padding) copy
-// element by element. The compensation of 4-lane byte groups (4i
+// position; an A of fewer positions than a tile (no padding) loads only
+// its bytes and stores only its rows; other tiles with fewer values (B
+// edges, zero padding) copy element by element. The compensation of 4-lane byte groups (4i
 // interleaves) is summed from each tile (ymm_small_comp) and per lane
 // in the edges.
 // A tiles outer, B tiles inner (the B tiles of an A tile complete the
@@ -2328,11 +2329,37 @@ void reorder_gen_t::gen_ymm_small_tiles() {
     // tile moved back (r13: the positions already written, left out of
     // the compensation). Its dst rows at rdx + A position * osA, or in
     // the lines' stage at `stage` + A position * 64.
-    auto tile = [&](int s, bool shifted, const Reg64 *stage = nullptr) {
+    // The first `bytes` of the src row at rcx + disp into x, zeros above:
+    // 8-, 4-, 2- and 1-byte pieces, each at a multiple of its size.
+    auto load_row_bytes = [&](const Xmm &x, int64_t disp, int bytes) {
+        int at = bytes >= 8 ? 8 : bytes >= 4 ? 4 : 0;
+        if (at == 8) vmovq(x, ptr[rcx + disp]);
+        if (at == 4) vmovd(x, ptr[rcx + disp]);
+        if (at == 0) vpxor(x, x, x);
+        for (int piece = 4; piece >= 1; piece /= 2) {
+            if (bytes - at < piece) continue;
+            const Address src = ptr[rcx + disp + at];
+            if (piece == 4) vpinsrd(x, x, src, at / 4);
+            if (piece == 2) vpinsrw(x, x, src, at / 2);
+            if (piece == 1) vpinsrb(x, x, src, at);
+            at += piece;
+        }
+    };
+    // `short_a` > 0: an A of fewer positions than a tile (3x3 weights: 9
+    // bytes), each row loaded without reading past it, the dst rows of
+    // the columns past it not stored (their zeros add nothing to the
+    // compensation).
+    auto tile = [&](int s, bool shifted, const Reg64 *stage = nullptr, int short_a = 0) {
         const Reg64 &to = stage ? *stage : rdx;
         const int64_t pitch = stage ? 64 : osA;
         const int64_t so = s * 16, doff = s * TA * pitch;
         for (int r = 0; r < 8; ++r) {
+            if (short_a) {
+                load_row_bytes(Xmm(r), row_disp(r) + so, short_a * e);
+                load_row_bytes(Xmm(8 + r), row_disp(8 + r) + so, short_a * e);
+                vinserti128(Ymm(r), Ymm(r), Xmm(8 + r), 1);
+                continue;
+            }
             vmovdqu(Xmm(r), ptr[rcx + row_disp(r) + so]);
             vinserti128(Ymm(r), Ymm(r), ptr[rcx + row_disp(8 + r) + so], 1);
         }
@@ -2340,11 +2367,12 @@ void reorder_gen_t::gen_ymm_small_tiles() {
         ymm_small_transpose(e, col);
         std::memcpy(ysm_col_, col, sizeof(col));
         ymm_small_comp(shifted);
+        const int ncols = short_a ? short_a : TA;
         for (int j = 0; j < 8; ++j) {
             if (e == 1) {
-                vmovdqu(ptr[to + col[j][0] * pitch + doff], Xmm(j));
-                vextracti128(ptr[to + col[j][1] * pitch + doff], Ymm(j), 1);
-            } else {
+                if (col[j][0] < ncols) vmovdqu(ptr[to + col[j][0] * pitch + doff], Xmm(j));
+                if (col[j][1] < ncols) vextracti128(ptr[to + col[j][1] * pitch + doff], Ymm(j), 1);
+            } else if (col[j][0] < ncols) {
                 vmovdqu(ptr[to + col[j][0] * pitch + doff], Ymm(8 + j));
             }
         }
@@ -2353,7 +2381,8 @@ void reorder_gen_t::gen_ymm_small_tiles() {
     // its set is needed again: rows 2^k bytes apart share one L1 set)
     // outer, B tiles inner (they complete the same dst lines back to back).
     const int GA = 4 * TA;
-    Label la, laend, lb, lbend, lpart, lsub, lsubend, ledge, lsubnext, lnext, lshift;
+    Label la, laend, lb, lbend, lpart, lsub, lsubend, ledge, lsubnext, lnext, lshift, lshort;
+    const bool short_a = d_.n[0] < TA; // (jit_ymm_small_tiles: A of one partial tile)
     xor_(rax, rax);
     L(la);
     cmp(rax, qword[rsp + s_z0]);
@@ -2439,13 +2468,22 @@ void reorder_gen_t::gen_ymm_small_tiles() {
     cmp(r14, qword[rsp + s_z0]);
     jne(ledge, T_NEAR);
     sub(r14, TA);
-    jl(ledge, T_NEAR);
+    jl(short_a ? lshort : ledge, T_NEAR);
     mov(r13, rax);
     sub(r13, r14);
     mov(rax, r14);
     tile_addr();
     tile(0, true);
     jmp(lsubend, T_NEAR); // (rax back from r12)
+    if (short_a) {
+        // The whole A of the call, fewer positions than a tile (rax 0).
+        L(lshort);
+        cmp(qword[rsp + s_v0], (int)d_.n[0]);
+        jne(ledge, T_NEAR);
+        tile_addr();
+        tile(0, false, nullptr, (int)d_.n[0]);
+        jmp(lsubnext, T_NEAR);
+    }
     L(ledge);
     ymm_small_edge(TA, log_n1);
     L(lsubnext);
@@ -5528,7 +5566,10 @@ int jit_ymm_small_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa) {
     // (bf16 nchw -> nhwc with 24 channels, a 16-lane tile and an 8-lane
     // edge per A tile: 38-50% -> 17-20% of a copy with these tiles).
     const dim_t lanes = d.n[1] * d.in_n;
-    if (d.n[0] < 16 / e || lanes < 16 || (lanes % 16 != 0 && lanes < 64)) return 0;
+    // (An A of fewer positions than a tile, 16 bytes: one partial tile per
+    // B tile, its rows loaded in pieces; 3x3 s8 weights to OIhw4i16o4i
+    // had gone to the 8x8 dword tiles, 8 positions + 1 element by element.)
+    if (lanes < 16 || (lanes % 16 != 0 && lanes < 64)) return 0;
     if (d.dst_stage_row || d.flat_a || d.flat_b || d.flat_bytes) return 0; // (whole-call paths)
     if (!fits32(16 * (d.in_is + d.is[1]) * e) || !fits32(16 * d.os[0] * e)) return 0;
     // A byte group's 64 dst rows complete their lines over 4 B tiles;

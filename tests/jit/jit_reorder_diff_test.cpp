@@ -3245,6 +3245,72 @@ TEST(jit_reorder, YmmSmallTilesCompensation) {
     }
 }
 
+// ... with an A of fewer positions than a tile (16 bytes: 3x3 and 2x2
+// weights, rows shorter than a tile): one partial tile per B tile, each
+// row loaded in pieces up to its end (nothing read past it), only its dst
+// rows stored. Taken on AVX2 (3x3 s8 oihw -> OIhw4i16o4i had gone to the
+// 8x8 dword tiles); bit-exact for every A of 2..15 bytes (2..7 words),
+// the src ending at a guard page, odd strides, dst rows past A in a gap
+// that must stay untouched, padded O and I, with the compensation (s8s8,
+// zero points).
+TEST(jit_reorder, YmmSmallShortA) {
+    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
+    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        const bool y = isa == cpu_isa_t::avx2;
+        for (data_type_t dt : { relayout_s8, relayout_bf16 }) {
+            const int e = (int)data_type_size(dt);
+            for (dim_t a = 2; a < 16 / e; ++a) {
+                jit_case_t c = jit_case_t::of({ 70, a }, dt, dt, "ab", "ba");
+                const auto d = desc_of(c, isa);
+                EXPECT_EQ(d.ymm_small, y ? e : 0) << c.str();
+                c.guard_src = true; // (a read past the last row faults)
+                EXPECT_TRUE(run_jit_case(c, isa));
+                c.sstrides = { a + 3, 1 };
+                c.dstrides = { 1, 70 + 5 };
+                EXPECT_TRUE(run_jit_case(c, isa));
+                // (dst rows of a tile past A in the gap between the blocks:
+                // stores past A would overwrite it)
+                c = jit_case_t::of({ 2, 70, a }, dt, dt, "abc", "acb");
+                c.dstrides = { 16 * 75, 1, 75 };
+                EXPECT_EQ(desc_of(c, isa).ymm_small, y ? e : 0) << c.str();
+                EXPECT_TRUE(run_jit_case(c, isa));
+            }
+            for (auto hw : { std::vector<dim_t>{ 3, 3 }, std::vector<dim_t>{ 2, 2 },
+                         std::vector<dim_t>{ 1, 7 }, std::vector<dim_t>{ 3, 5 },
+                         std::vector<dim_t>{ 2, 7 } }) {
+                const char *dtag = e == 1 ? "OIhw4i16o4i" : "OIhw8i16o2i";
+                jit_case_t c = jit_case_t::of({ 64, 48, hw[0], hw[1] }, dt, dt, "oihw", dtag);
+                const auto d = desc_of(c, isa);
+                if (hw[0] * hw[1] * e < 16) {
+                    EXPECT_EQ(d.ymm_small, y ? e : 0) << c.str();
+                    if (y) {
+                        EXPECT_EQ(d.n[0], hw[0] * hw[1]) << c.str();
+                    }
+                }
+                EXPECT_TRUE(run_jit_case(c, isa));
+                c.dims[0] = 33; // (padded O and I: edges)
+                c.dims[1] = 70;
+                EXPECT_TRUE(run_jit_case(c, isa));
+                if (e != 1) continue;
+                for (uint64_t flags : { s8s8, zp, s8s8 | zp }) {
+                    c.set_comp(flags, 1);
+                    for (dim_t o : { 64, 33 }) {
+                        c.dims[0] = o;
+                        c.dims[1] = o == 64 ? 48 : 70;
+                        if (o == 64 && hw[0] * hw[1] < 16) {
+                            EXPECT_EQ(desc_of(c, isa).ymm_small, y ? 1 : 0) << c.str();
+                        }
+                        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                    }
+                }
+            }
+        }
+    }
+}
+
 // 1-byte bit copies as byte tiles (AVX-512: 16 A positions x 64 B lanes,
 // partial A counts masked, B tails on 32-bit tiles) and the AVX2 shifted
 // last A tile: sizes around both tile edges, odd strides, padded A and B,

@@ -38,6 +38,8 @@ struct jit_case_t {
     float scale_adjust = 1.f;
     // Scales end flush against a PROT_NONE page: a read past them faults.
     bool guard_scales = false;
+    // The src ends flush against a PROT_NONE page: a read past it faults.
+    bool guard_src = false;
     // f32 / bf16 srcs: these f32 bit patterns (bf16: their high halves),
     // cycled over the src buffer, instead of random values.
     std::vector<uint32_t> src_bits;
@@ -135,14 +137,15 @@ inline status_t make_md(memory_desc_t &md, const jit_case_t &c, bool src) {
 }
 
 // A copy of `v` whose last element ends exactly at a PROT_NONE page, so
-// that reading one float past the array faults (SIGSEGV) instead of
+// that reading one element past the array faults (SIGSEGV) instead of
 // silently reading the next heap bytes.
-class guarded_floats_t {
+template <typename T>
+class guarded_copy_t {
 public:
-    explicit guarded_floats_t(const std::vector<float> &v) {
+    explicit guarded_copy_t(const std::vector<T> &v) {
         if (v.empty()) return;
         const size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-        const size_t bytes = v.size() * sizeof(float);
+        const size_t bytes = v.size() * sizeof(T);
         len_ = (bytes + pg - 1) / pg * pg + pg;
         void *m = mmap(nullptr, len_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (m == MAP_FAILED) {
@@ -157,22 +160,23 @@ public:
             len_ = 0;
             return;
         }
-        data_ = reinterpret_cast<float *>(guard - bytes);
+        data_ = reinterpret_cast<T *>(guard - bytes);
         std::memcpy(data_, v.data(), bytes);
     }
-    ~guarded_floats_t() {
+    ~guarded_copy_t() {
         if (base_) munmap(base_, len_);
     }
-    guarded_floats_t(const guarded_floats_t &) = delete;
-    guarded_floats_t &operator=(const guarded_floats_t &) = delete;
+    guarded_copy_t(const guarded_copy_t &) = delete;
+    guarded_copy_t &operator=(const guarded_copy_t &) = delete;
     bool ok() const { return len_ != 0; }
-    const float *data() const { return data_; }
+    const T *data() const { return data_; }
 
 private:
     char *base_ = nullptr;
     size_t len_ = 0;
-    float *data_ = nullptr;
+    T *data_ = nullptr;
 };
+using guarded_floats_t = guarded_copy_t<float>;
 
 inline std::vector<float> make_scales(int mask, const jit_case_t &c, std::mt19937 &rng) {
     if (mask < 0) return {};
@@ -271,6 +275,13 @@ inline ::testing::AssertionResult run_jit_case(const jit_case_t &c, x64::cpu_isa
             return ::testing::AssertionFailure() << "cannot map guarded scales";
         if (!ssc.empty()) ctx.src_scales = gssc->data();
         if (!dsc.empty()) ctx.dst_scales = gdsc->data();
+    }
+    std::unique_ptr<guarded_copy_t<uint8_t>> gsrc;
+    if (c.guard_src) {
+        gsrc.reset(new guarded_copy_t<uint8_t>(
+                std::vector<uint8_t>(sbuf.begin() + guard, sbuf.begin() + guard + ssize)));
+        if (!gsrc->ok()) return ::testing::AssertionFailure() << "cannot map the guarded src";
+        ctx.src = gsrc->data();
     }
     ctx.dst = rbuf.data() + ro + guard;
     if (ref_reorder_execute(p, ctx) != status_t::success)
