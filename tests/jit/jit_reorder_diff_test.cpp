@@ -402,7 +402,8 @@ void case_desc(const jit_case_t &c, cpu_isa_t isa, x64::jit_reorder_desc_t &d) {
     x64::jit_reorder_desc_init(d, isa, p, kp);
 }
 
-// The plan of a case's descriptors (without attributes).
+// The plan of a case's descriptors (with the dst's extras, without
+// attributes).
 void case_plan(const jit_case_t &c, plan_t &p) {
     memory_desc_t smd, dmd;
     ASSERT_EQ(make_md(smd, c, true), status_t::success);
@@ -1003,7 +1004,8 @@ TEST(jit_reorder, NearSrcRowsBOuterPrefetch) {
     }
 }
 
-// The kernel desc the JIT builds for `c` at `isa` (its plan-level choices).
+// The kernel desc the JIT builds for `c` at `isa` (its plan-level choices;
+// the dst's extras, no attributes).
 x64::jit_reorder_desc_t desc_of(const jit_case_t &c, cpu_isa_t isa) {
     x64::jit_reorder_desc_t d;
     std::memset(&d, 0, sizeof(d));
@@ -4603,6 +4605,7 @@ TEST(jit_reorder, FlatRowsToBytes) {
     EXPECT_EQ(desc_of(c, isa).flat_bytes, 0) << c.str();
     c.sdt = relayout_f32;
     c.ddt = relayout_bf16;
+    c.set_comp(0, 0); // (no s8s8 compensation to bf16)
     EXPECT_EQ(desc_of(c, isa).flat_bytes, 0) << c.str();
     c.ddt = relayout_s8;
     EXPECT_EQ(desc_of(c, cpu_isa_t::avx2).flat_bytes, 0) << c.str();
@@ -5090,30 +5093,6 @@ TEST(jit_reorder, FewBBytesPacked) {
     EXPECT_FALSE(x64::jit_few_b_run_loop(isa, p)) << c.str();
 }
 
-// The plan and JIT desc of `c` with its dst compensation (extra flags; no
-// scales or zero points).
-void comp_case_plan(const jit_case_t &c, plan_t &p) {
-    memory_desc_t smd, dmd;
-    ASSERT_EQ(make_md(smd, c, true), status_t::success);
-    ASSERT_EQ(make_md(dmd, c, false), status_t::success);
-    ASSERT_EQ(md_set_extra(dmd, c.extra_flags, c.comp_mask, c.zp_comp_mask, c.scale_adjust),
-            status_t::success);
-    ASSERT_EQ(plan_create(p, smd, dmd, attr_t()), status_t::success);
-}
-x64::jit_reorder_desc_t comp_desc_of(const jit_case_t &c, cpu_isa_t isa) {
-    x64::jit_reorder_desc_t d;
-    std::memset(&d, 0, sizeof(d));
-    plan_t p;
-    kernel_plan_t kp;
-    comp_case_plan(c, p);
-    if (::testing::Test::HasFatalFailure()
-            || kernel_plan_create(kp, p, x64::jit_plan_params(isa, p)) != status_t::success) {
-        ADD_FAILURE() << c.str() << ": no plan";
-        return d;
-    }
-    x64::jit_reorder_desc_init(d, isa, p, kp);
-    return d;
-}
 
 // hwio -> OIhw4i16o4i with s8s8 and / or zero-point compensation (one sum
 // per o): the few-B tiles sum each dst line as they store it, the 16x16
@@ -5142,7 +5121,7 @@ TEST(jit_reorder, FewBBytesCompensated) {
                 if (ddt == relayout_u8 && (flags & s8s8)) continue; // (s8 dsts only)
                 jit_case_t c = jit_case_t::of(dims, relayout_f32, ddt, "hwio", "OIhw4i16o4i");
                 c.set_comp(flags, 1);
-                const x64::jit_reorder_desc_t d = comp_desc_of(c, isa);
+                const x64::jit_reorder_desc_t d = desc_of(c, isa);
                 EXPECT_EQ(d.few_b, 4) << c.str();
                 EXPECT_TRUE(d.comp_a) << c.str();
                 if (dims[0] % 16 == 0 && dims[1] % 16 == 0) { // (the O blocks baked innermost)
@@ -5163,7 +5142,7 @@ TEST(jit_reorder, FewBBytesCompensated) {
                 EXPECT_FALSE(d.few_b_quads) << c.str();
                 c = jit_case_t::of(dims, ddt, ddt, "hwio", "OIhw4i16o4i");
                 c.set_comp(flags, 1);
-                const x64::jit_reorder_desc_t q = comp_desc_of(c, isa);
+                const x64::jit_reorder_desc_t q = desc_of(c, isa);
                 EXPECT_TRUE(q.comp_a) << c.str();
                 EXPECT_EQ(q.few_b_quads, dims[0] % 64 == 0) << c.str();
                 EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
@@ -5174,7 +5153,7 @@ TEST(jit_reorder, FewBBytesCompensated) {
         c.dtag = "OIhw4i16o4i";
         c.sstrides = { 1, 67, 3 * 32 * 67 + 5, 32 * 67 + 2 };
         c.set_comp(s8s8 | zp, 1);
-        EXPECT_TRUE(comp_desc_of(c, isa).comp_a) << c.str();
+        EXPECT_TRUE(desc_of(c, isa).comp_a) << c.str();
         c.src_scale_mask = 0;
         EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
     }
@@ -5184,7 +5163,7 @@ TEST(jit_reorder, FewBBytesCompensated) {
             jit_case_t c =
                     jit_case_t::of(dims, sdt, relayout_s8, "hwigo", "gOIhw4i16o4i"); // groups
             c.set_comp(s8s8 | zp, 3);
-            EXPECT_TRUE(comp_desc_of(c, isa).comp_a) << c.str();
+            EXPECT_TRUE(desc_of(c, isa).comp_a) << c.str();
             if (sdt == relayout_f32) c.src_scale_mask = 3; // per g and o
             EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
         }
@@ -5194,7 +5173,7 @@ TEST(jit_reorder, FewBBytesCompensated) {
                 { 1024, 1280, 3, 3 }, relayout_f32, relayout_s8, "hwio", "OIhw4i16o4i");
         c.set_comp(s8s8, 1);
         c.src_scale_mask = 1;
-        const x64::jit_reorder_desc_t d = comp_desc_of(c, isa);
+        const x64::jit_reorder_desc_t d = desc_of(c, isa);
         EXPECT_TRUE(d.comp_a && d.nt) << c.str();
         EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
     }
@@ -5202,13 +5181,13 @@ TEST(jit_reorder, FewBBytesCompensated) {
     jit_case_t c =
             jit_case_t::of({ 48, 32, 3, 3 }, relayout_f32, relayout_s8, "hwio", "OIhw4i16o4i");
     c.set_comp(s8s8, 2);
-    EXPECT_FALSE(comp_desc_of(c, isa).comp_a) << c.str();
+    EXPECT_FALSE(desc_of(c, isa).comp_a) << c.str();
     plan_t p;
-    ASSERT_NO_FATAL_FAILURE(comp_case_plan(c, p));
+    ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
     EXPECT_FALSE(x64::jit_few_b_run_loop(isa, p));
     EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
     c.set_comp(s8s8, 1);
-    EXPECT_FALSE(comp_desc_of(c, cpu_isa_t::avx2).comp_a) << c.str();
+    EXPECT_FALSE(desc_of(c, cpu_isa_t::avx2).comp_a) << c.str();
 }
 
 // Few-B tiles to bf16 / f16 of 2 lanes (hwio -> OIhw8i16o2i: 16 o x 2 i,
@@ -5457,11 +5436,8 @@ TEST(jit_reorder, ShortTilesSplitYmm) {
                  { "oihw", "OIhw8i8o" }, { "OIhw8i8o", "oihw" } }) {
         jit_case_t c = jit_case_t::of(
                 { 1024, 1024, 3, 3 }, relayout_f32, relayout_f32, tags.first, tags.second);
-        memory_desc_t smd, dmd;
-        ASSERT_EQ(make_md(smd, c, true), status_t::success);
-        ASSERT_EQ(make_md(dmd, c, false), status_t::success);
         plan_t p;
-        ASSERT_EQ(plan_create(p, smd, dmd, attr_t()), status_t::success);
+        ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
         const cpu_isa_t isa = cpu_isa_t::avx2;
         kernel_plan_t kp;
         ASSERT_EQ(kernel_plan_create(kp, p, x64::jit_plan_params(isa, p)), status_t::success);
