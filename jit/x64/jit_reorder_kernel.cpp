@@ -6704,7 +6704,7 @@ bool jit_few_b_comp(const jit_reorder_desc_t &d, const plan_t &p, const kernel_p
     static const bool on = getenv_int("RELAYOUT_JIT_FEW_B_COMP", 1) != 0; // experiment knob
     if (!on || (!p.s8s8_comp && !p.zp_comp) || d.comp_lanes) return false;
     if (d.isa != cpu_isa_t::avx512_core || d.few_b != 4 || data_type_size(d.ddt) != 1) return false;
-    if (d.in_n != 1 || d.beta != 0.f || d.b_outer || d.pad_b || d.dst_stage_row) return false;
+    if (d.in_n != 1 || d.beta != 0.f) return false;
     const kloop_t &A = kp.micro[0], &B = kp.micro[1];
     if (B.cs != 0 || B.zs != 0) return false;
     if ((p.s8s8_comp && A.cs != 1) || (p.zp_comp && A.zs != 1)) return false;
@@ -7295,6 +7295,32 @@ bool jit_comp_in_kernel(const plan_t &p, const kernel_plan_t &kp) {
     return true;
 }
 
+// Few-B compensation (desc.comp_a) is summed by the few-B tiles, their
+// quads (few_b_quads) and the 16x16 edge tiles only; any other tile, line
+// or staging rule would store lines that nothing sums. So the rules after
+// jit_few_b_comp keep comp_a only where every field they changed (`d`
+// against `before`, the desc when comp_a was chosen) is declared here as
+// summing it or as not choosing tiles; any other rule, present or future,
+// refuses it by default (the driver then sums the dst back, cached).
+bool jit_comp_a_declared(const jit_reorder_desc_t &before, const jit_reorder_desc_t &d) {
+    jit_reorder_desc_t e;
+    std::memcpy(&e, &before, sizeof(e));
+    e.few_b_quads = d.few_b_quads; // (sums its four lines: gen_few_b_quad)
+    // Not tiles: the stores' kind, the driver's fence, the baked loops (the
+    // kernel plan's, copied).
+    e.nt = d.nt;
+    e.fence_in_driver = d.fence_in_driver;
+    if (!d.short_copy) e.short_unroll = d.short_unroll; // (1: no short copies)
+    for (int l = 0; l < jit_reorder_desc_t::max_loops; ++l) {
+        e.loop_n[l] = d.loop_n[l];
+        e.loop_is[l] = d.loop_is[l];
+        e.loop_os[l] = d.loop_os[l];
+        e.loop_ss[l] = d.loop_ss[l];
+        e.loop_ds[l] = d.loop_ds[l];
+    }
+    return std::memcmp(&e, &d, sizeof(e)) == 0;
+}
+
 void jit_reorder_desc_init(
         jit_reorder_desc_t &d, cpu_isa_t isa, const plan_t &p, const kernel_plan_t &kp) {
     std::memset(&d, 0, sizeof(d));
@@ -7383,6 +7409,10 @@ void jit_reorder_desc_init(
         for (int l = 0; l < d.nloops; ++l)
             d.loop_cs[l] = p.s8s8_comp ? kp.loops[l].cs : kp.loops[l].zs;
     }
+    // (The rules below keep comp_a only where they declare it: see
+    // jit_comp_a_declared.)
+    jit_reorder_desc_t comp_rules;
+    std::memcpy(&comp_rules, &d, sizeof(d));
     // Streaming stores only as whole 64-byte lines: zmm, or ymm pairs that
     // fill a line back to back (an 8x8 f32 tile whose rows are adjacent).
     // Half lines far apart are 2x slower than cached stores on Zen 4;
@@ -7514,13 +7544,7 @@ void jit_reorder_desc_init(
     d.blk_lines = jit_blk_lines(d, p, kp);
     d.ymm_blk_lines = jit_ymm_blk_lines(d, p, kp);
     d.few_b_quads = jit_few_b_quads(d);
-    // (Few-B compensation: every tile of a call a few-B or a 16x16 one;
-    // otherwise the driver sums the dst back, cached.)
-    if (d.comp_a
-            && (d.flat_a || d.flat_b || d.flat_bytes || d.flat_pairs || d.quad_a || d.quad_bytes
-                    || d.pair_a || d.narrow_rows || d.narrow_half || d.run_deal || d.o8_chunks
-                    || d.byte_tile || d.word_tile || d.word_pair || d.b_outer || d.pad_b
-                    || d.dst_stage_row || d.f32_lines || d.blk_lines || d.packed_rows)) {
+    if (d.comp_a && !jit_comp_a_declared(comp_rules, d)) {
         d.comp_a = false;
         d.nt = false;
     }

@@ -696,6 +696,10 @@ dim_t jit_few_b_comp_span(const kernel_plan_t &kp);
 // baked loop (a multiple of 4 iterations). Knob RELAYOUT_JIT_FEW_B_QUADS=0:
 // off.
 bool jit_few_b_quads(const jit_reorder_desc_t &d);
+// desc.comp_a stays only where the rules after jit_few_b_comp changed no
+// field of `before` (the desc then) but those declared to sum it or not
+// to choose tiles (few_b_quads, nt, the driver's fence, the baked loops).
+bool jit_comp_a_declared(const jit_reorder_desc_t &before, const jit_reorder_desc_t &d);
 
 // desc.pad_b of a transpose: AVX-512 streamed 4-byte bit copies, A and B
 // of whole tiles, B's dim padded in the dst.

@@ -5093,7 +5093,6 @@ TEST(jit_reorder, FewBBytesPacked) {
     EXPECT_FALSE(x64::jit_few_b_run_loop(isa, p)) << c.str();
 }
 
-
 // hwio -> OIhw4i16o4i with s8s8 and / or zero-point compensation (one sum
 // per o): the few-B tiles sum each dst line as they store it, the 16x16
 // edge tiles theirs from the dst, into the call's sums at the tile's o
@@ -5188,6 +5187,46 @@ TEST(jit_reorder, FewBBytesCompensated) {
     EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
     c.set_comp(s8s8, 1);
     EXPECT_FALSE(desc_of(c, cpu_isa_t::avx2).comp_a) << c.str();
+}
+
+// Few-B compensation is declared by the rules that sum it
+// (jit_comp_a_declared): a field another rule sets after comp_a was chosen
+// refuses it (tiles, lines, stages, prefetches), the declared ones keep it.
+TEST(jit_reorder, FewBCompDeclared) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    jit_case_t c =
+            jit_case_t::of({ 64, 16, 3, 3 }, relayout_s8, relayout_s8, "hwio", "OIhw4i16o4i");
+    c.set_comp(relayout_extra_flag_compensation_conv_s8s8, 1);
+    const x64::jit_reorder_desc_t d = desc_of(c, isa);
+    ASSERT_TRUE(d.comp_a && d.few_b_quads) << c.str();
+    x64::jit_reorder_desc_t before;
+    std::memcpy(&before, &d, sizeof(d)); // (padding too: the check compares bytes)
+    before.few_b_quads = false;
+    before.nt = !d.nt;
+    before.loop_n[0] = 0;
+    EXPECT_TRUE(x64::jit_comp_a_declared(before, d));
+    auto refused = [&](const std::function<void(x64::jit_reorder_desc_t &)> &rule) {
+        x64::jit_reorder_desc_t e;
+        std::memcpy(&e, &d, sizeof(d));
+        rule(e);
+        return !x64::jit_comp_a_declared(d, e);
+    };
+    EXPECT_TRUE(refused([](x64::jit_reorder_desc_t &e) { e.flat_a = 1; }));
+    EXPECT_TRUE(refused([](x64::jit_reorder_desc_t &e) { e.byte_tile = true; }));
+    EXPECT_TRUE(refused([](x64::jit_reorder_desc_t &e) { e.b_outer = true; }));
+    EXPECT_TRUE(refused([](x64::jit_reorder_desc_t &e) { e.dst_stage_row = 64; }));
+    EXPECT_TRUE(refused([](x64::jit_reorder_desc_t &e) { e.pf_ahead = 2; }));
+    EXPECT_TRUE(refused([](x64::jit_reorder_desc_t &e) { e.packed_rows = true; }));
+    EXPECT_FALSE(
+            refused([](x64::jit_reorder_desc_t &e) { e.fence_in_driver = !e.fence_in_driver; }));
+    // The layouts whose kernels sum it keep it; the others do not take it.
+    c.sdt = relayout_f32;
+    EXPECT_TRUE(desc_of(c, isa).comp_a) << c.str();
+    c.stag = "oihw";
+    EXPECT_FALSE(desc_of(c, isa).comp_a) << c.str();
+    c.sdt = relayout_s8;
+    EXPECT_FALSE(desc_of(c, isa).comp_a) << c.str();
 }
 
 // Few-B tiles to bf16 / f16 of 2 lanes (hwio -> OIhw8i16o2i: 16 o x 2 i,
