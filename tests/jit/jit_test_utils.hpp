@@ -133,10 +133,10 @@ inline void fill_random(data_type_t dt, void *buf, size_t nelems, std::mt19937 &
 inline status_t make_md(memory_desc_t &md, const jit_case_t &c, bool src) {
     const auto &st = src ? c.sstrides : c.dstrides;
     const data_type_t dt = src ? c.sdt : c.ddt;
-    const status_t s = !st.empty()
-                               ? md_init_by_strides(md, (int)c.dims.size(), c.dims.data(), dt, st.data())
-                               : md_init_by_tag(md, (int)c.dims.size(), c.dims.data(), dt,
-                                       src ? c.stag : c.dtag);
+    const status_t s =
+            !st.empty() ? md_init_by_strides(md, (int)c.dims.size(), c.dims.data(), dt, st.data())
+                        : md_init_by_tag(
+                                md, (int)c.dims.size(), c.dims.data(), dt, src ? c.stag : c.dtag);
     if (s != status_t::success || src || !c.extra_flags) return s;
     return md_set_extra(md, c.extra_flags, c.comp_mask, c.zp_comp_mask, c.scale_adjust);
 }
