@@ -5199,10 +5199,11 @@ TEST(jit_reorder, FewBCompDeclared) {
             jit_case_t::of({ 64, 16, 3, 3 }, relayout_s8, relayout_s8, "hwio", "OIhw4i16o4i");
     c.set_comp(relayout_extra_flag_compensation_conv_s8s8, 1);
     const x64::jit_reorder_desc_t d = desc_of(c, isa);
-    ASSERT_TRUE(d.comp_a && d.few_b_quads) << c.str();
+    ASSERT_TRUE(d.comp_a && d.few_b_quads && d.few_b_quad_steps == 4) << c.str();
     x64::jit_reorder_desc_t before;
     std::memcpy(&before, &d, sizeof(d)); // (padding too: the check compares bytes)
     before.few_b_quads = false;
+    before.few_b_quad_steps = 0;
     before.nt = !d.nt;
     before.loop_n[0] = 0;
     EXPECT_TRUE(x64::jit_comp_a_declared(before, d));
@@ -5227,6 +5228,57 @@ TEST(jit_reorder, FewBCompDeclared) {
     EXPECT_FALSE(desc_of(c, isa).comp_a) << c.str();
     c.sdt = relayout_s8;
     EXPECT_FALSE(desc_of(c, isa).comp_a) << c.str();
+}
+
+// Whole calls of s8 / u8 hwio -> OIhw4i16o4i (few_b_quads) run four i
+// quads inside each step of four O blocks (few_b_quad_steps; the i quads'
+// loop, or i quads and hw merged, steps four at a time; the sums added
+// once per step): bit-exact with and without s8s8 / zero-point
+// compensation, s8 and u8, 1x1 to 5x5, O of 64 .. 256 (80: no quads),
+// padded I (4, 8, 20, 36: the i quads in the driver, one step), odd src
+// row strides, the src ending at a guard page; groups.
+TEST(jit_reorder, FewBQuadSteps) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
+    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
+    uint32_t n = 7300;
+    for (data_type_t dt : { relayout_s8, relayout_u8 })
+        for (const std::vector<dim_t> &dims : std::vector<std::vector<dim_t>>{ { 64, 16, 1, 1 },
+                     { 64, 16, 3, 3 }, { 128, 32, 3, 3 }, { 192, 48, 1, 3 }, { 256, 20, 3, 3 },
+                     { 64, 8, 5, 5 }, { 64, 4, 2, 2 }, { 64, 36, 3, 1 }, { 80, 16, 3, 3 } })
+            for (uint64_t flags : { uint64_t(0), s8s8, zp, s8s8 | zp }) {
+                if (dt == relayout_u8 && (flags & s8s8)) continue; // (s8 dsts only)
+                jit_case_t c = jit_case_t::of(dims, dt, dt, "hwio", "OIhw4i16o4i");
+                if (flags) c.set_comp(flags, 1);
+                const x64::jit_reorder_desc_t d = desc_of(c, isa);
+                const bool quads = dims[0] % 64 == 0;
+                EXPECT_EQ(d.few_b_quads, quads) << c.str();
+                // (I a multiple of 16: the i quads baked)
+                EXPECT_EQ(d.few_b_quad_steps, quads && dims[1] % 16 == 0 ? 4 : 0) << c.str();
+                EXPECT_EQ(d.comp_a, flags != 0) << c.str();
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                c.guard_src = true; // (a read past the last row faults)
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            }
+    {
+        // Odd src row strides (each i row of 128 o 131 elements apart).
+        jit_case_t c = jit_case_t::of({ 128, 32, 3, 3 }, relayout_s8, relayout_s8, "", "");
+        c.dtag = "OIhw4i16o4i";
+        c.sstrides = { 1, 131, 3 * 32 * 131 + 5, 32 * 131 + 3 };
+        c.set_comp(s8s8 | zp, 1);
+        const x64::jit_reorder_desc_t d = desc_of(c, isa);
+        EXPECT_TRUE(d.comp_a && d.few_b_quad_steps == 4) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    }
+    {
+        // Groups (compensation per g and o).
+        jit_case_t c = jit_case_t::of(
+                { 3, 64, 32, 3, 3 }, relayout_s8, relayout_s8, "hwigo", "gOIhw4i16o4i");
+        c.set_comp(s8s8, 3);
+        EXPECT_TRUE(desc_of(c, isa).comp_a) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    }
 }
 
 // Few-B tiles to bf16 / f16 of 2 lanes (hwio -> OIhw8i16o2i: 16 o x 2 i,
