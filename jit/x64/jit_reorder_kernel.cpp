@@ -2413,9 +2413,9 @@ void reorder_gen_t::gen_ymm_small_tiles() {
     jge(lbend, T_NEAR);
     jump_if_past(r15, 16, s_v0 + 8, lpart);
     jump_if_past(rax, GA, s_v0, lpart);
-    // A dst line of B lanes (4 byte or 2 word B tiles; `L` lines: 2 for
+    // A dst line of B lanes (4 byte or 2 word B tiles; `nl` lines: 2 for
     // the byte-line pairs of jit_ymm_byte_line_pairs): the group's GA dst
-    // rows of 64 L bytes each complete in the stage (B tiles outer, as
+    // rows of 64 nl bytes each complete in the stage (B tiles outer, as
     // above), then go out as whole lines, streamed when the call may; to
     // `lnot` past the call's last lines.
     auto lines_group = [&](int nl, const Label &lnot) {
