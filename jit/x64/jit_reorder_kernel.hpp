@@ -600,6 +600,9 @@ dim_t jit_far_rows_pair_plane();
 // 4-byte dst, streamed, B of 16 lanes or more, dst rows whole lines apart,
 // no sum or compensation.
 bool jit_ymm_b16_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa);
+// The B lanes of those tiles: 16, or 32 for 2-byte dsts (f32 -> bf16 /
+// f16 values, knob RELAYOUT_JIT_YMM_W32=0: off), a whole dst line either way.
+int jit_ymm_b16_lanes(const jit_reorder_desc_t &d);
 // desc.ymm_small: the element size of AVX2 1- and 2-byte bit-copy
 // transposes and interleaves (with compensation only of 4-lane groups of
 // bytes: 4i interleaves) whose B lanes are adjacent in the dst, with a

@@ -4760,15 +4760,16 @@ TEST(jit_reorder, YmmB16Tiles) {
     c.src_zp = -5;
     c.src_scale_mask = 2;
     on_b16(c);
-    // Not: the sum, narrower dsts, dst rows of half a line (nChw8c: the
-    // 8x8 tiles' rows are adjacent already), small problems.
+    // Not: the sum, 1-byte dsts (2-byte ones: YmmB16WordTiles), dst rows
+    // of half a line (nChw8c: the 8x8 tiles' rows are adjacent already),
+    // small problems.
     c.src_zp = 0;
     c.src_scale_mask = -1;
     c.sdt = relayout_f32;
     x64::jit_reorder_desc_t d = desc_of(c, isa);
     d.beta = 0.5f;
     EXPECT_FALSE(x64::jit_ymm_b16_tiles(d, isa)) << c.str();
-    c.ddt = relayout_bf16;
+    c.ddt = relayout_s8;
     EXPECT_FALSE(desc_of(c, isa).ymm_b16) << c.str();
     c.ddt = relayout_f32;
     c.stag = "nchw";
@@ -4777,6 +4778,60 @@ TEST(jit_reorder, YmmB16Tiles) {
     c.dtag = "nhwc";
     c.dims = { 2, 64, 32, 32 };
     EXPECT_FALSE(desc_of(c, isa).ymm_b16) << c.str();
+}
+
+// AVX2 conversions of f32 to bf16 / f16 on those tiles (ymm_b16 with
+// 2-byte dsts: 8 A rows x 32 B lanes, jit_ymm_b16_lanes), each dst row
+// one streamed line. Bit-exact on every class of f32 pattern (NaN
+// anywhere in a tile takes the out-of-line rounding, ymm_bf16_round):
+// nhwc -> nchw B-outer (64 channels, ymm_b16_pf of 32 rows; hw = 40000:
+// edge calls A-outer), 67 channels (a shifted last A tile, B edges past
+// the last 32 lanes), nChw16c -> nchw with a padded last block, scales
+// along A and along B, the src against a guard page. Not: far src rows
+// (nchw -> nhwc: the narrow rows), bit copies, f32 -> s8, AVX-512.
+TEST(jit_reorder, YmmB16WordTiles) {
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
+    const std::vector<uint32_t> bits = f32_pattern_classes();
+    int n = 0;
+    for (data_type_t ddt : { relayout_bf16, relayout_f16 }) {
+        jit_case_t c = jit_case_t::of({ 4, 64, 250, 160 }, relayout_f32, ddt, "nhwc", "nchw");
+        c.src_bits = bits;
+        const x64::jit_reorder_desc_t d = desc_of(c, isa);
+        EXPECT_TRUE(d.ymm_b16) << c.str();
+        EXPECT_EQ(x64::jit_ymm_b16_lanes(d), 32) << c.str();
+        EXPECT_EQ(d.ymm_b16_pf, 32 * 64 * 4) << c.str();
+        EXPECT_FALSE(desc_of(c, cpu_isa_t::avx512_core).ymm_b16) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        c.src_scale_mask = 2; // along A: broadcast per dst row
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        c.src_scale_mask = 12; // along B (h, w): vectors, 8 lanes per transpose
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        c.src_scale_mask = -1;
+        c.dims = { 4, 67, 250, 160 };
+        c.guard_src = true;
+        EXPECT_TRUE(desc_of(c, isa).ymm_b16) << c.str();
+        EXPECT_EQ(desc_of(c, isa).ymm_b16_pf, 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        c.guard_src = false;
+        c.stag = "nChw16c";
+        EXPECT_TRUE(desc_of(c, isa).ymm_b16) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        c.src_scale_mask = 2;
+        c.dst_scale_mask = 12;
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        c.src_scale_mask = c.dst_scale_mask = -1;
+        // Not: far src rows, f32 -> s8, 2-byte bit copies.
+        c.stag = "nchw";
+        c.dtag = "nhwc";
+        EXPECT_FALSE(desc_of(c, isa).ymm_b16) << c.str();
+        c.stag = "nhwc";
+        c.dtag = "nchw";
+        c.ddt = relayout_s8;
+        EXPECT_FALSE(desc_of(c, isa).ymm_b16) << c.str();
+        c.sdt = c.ddt = ddt;
+        EXPECT_FALSE(desc_of(c, isa).ymm_b16) << c.str();
+    }
 }
 
 // AVX2 8x16 tiles of weights to hwio (A = kh * kw, not whole 8-row
