@@ -3988,9 +3988,6 @@ void reorder_gen_t::few_b_ymm_stores() {
 void reorder_gen_t::gen_ymm_b16_tile(int64_t osA, int64_t ssA, int64_t dsA) {
     const int64_t isB = d_.is[1] * ssz_;
     for (int h = 0; h < 2; ++h) {
-        if (d_.pf_row) // (far rows, jit_far_rows_pair)
-            for (int b = 0; b < 8; ++b)
-                prefetcht1(ptr[rcx + (8 * h + b) * isB + d_.pf_row]);
         for (int b = 0; b < 8; ++b)
             load_lanes(b, ptr[rcx + (8 * h + b) * isB], nullptr, d_.sdt);
         prefetch_ahead_tile();
@@ -5748,7 +5745,7 @@ int64_t far_rows_prefetch(const jit_reorder_desc_t &d, const plan_t &p) {
         return 0;
     if (!d.nt || d.byte_tile || d.in_n != 1 || d.pf_b || d.n[1] < 32 || d.is[1] * 4 < 4096)
         return 0;
-    if (d.isa == cpu_isa_t::avx2 && !d.ymm_b16) return 0;           // (the 8x16 tiles prefetch)
+    if (d.isa != cpu_isa_t::avx512_core) return 0; // (AVX2: the pairs' shape alone)
     static const int dist = getenv_int("RELAYOUT_JIT_PF_ROW", 256); // experiment knob
     return dist;
 }
@@ -7168,18 +7165,20 @@ bool word_pair_desc(const jit_reorder_desc_t &d, const plan_t &p) {
 } // namespace
 
 // AVX2 (the 8x16 tiles, ymm_b16): two tile pairs per A tile, each dst row
-// two adjacent whole lines per visit, and the same src-row prefetch
-// (gen_ymm_b16_tile). Only dst rows whole lines apart: the line pairs of
-// 8191 x 8192 (jit_ymm_f32_line_pairs) keep one pair per call (two were
-// even there and lost for 259 channels). Xeon, AVX2 on both sides, main ->
-// this: reorder_bench, 2 threads, 3 alternated rounds at load ~9, rl GB/s
-// (x oneDNN): ab -> ba 4096^2 4.0 / 5.3 / 6.4 -> 6.7 / 7.9 / 11.3 (2.9-3.7
-// -> 4.0-4.5), 8192^2 4.2 / 4.6 / 6.6 -> 5.0 / 4.8 / 9.0 (3.5-3.8 ->
-// 3.7-4.1), nchw -> nhwc 16x256x64x64 6.0 / 6.8 / 5.7 -> 8.7 / 8.8 / 8.8
-// (2.2-2.4 -> 2.1-3.9); single-thread (thread CPU time, medians of 30, %
-// of a streaming copy) 8192^2 64-66 -> 68, nchw -> nhwc 88 -> 87-92,
-// 4096^2 even. Knob RELAYOUT_JIT_YMM_FAR_PAIRS=0: off (B = 16 per call,
-// no prefetch).
+// two adjacent whole lines per visit, without the src-row prefetch (it
+// lost there). Only dst rows whole lines apart: the line pairs of 8191 x
+// 8192 (jit_ymm_f32_line_pairs) keep one pair per call (two were even
+// there and lost for 259 channels). Xeon, AVX2 on both sides, reorder_bench
+// 2 threads, 3 alternated rounds, rl GB/s (x oneDNN), main / pairs with the
+// prefetch 256 B ahead / pairs alone: ab -> ba 8192^2 12.4 / 8.2 / 7.7
+// (3.5-3.7), 7.6 / 7.4 / 8.0 (3.5-3.8), 9.6 / 9.1 / 8.2 (4.3-4.7); 4096^2
+// 11.1 / 8.5 / 10.8 (3.8-5.3), 11.1 / 11.6 / 11.4 (4.3-5.4), 11.8 / 8.4 /
+// 8.4 (3.9-4.5); nchw -> nhwc 16x256x64x64 12.2 / 11.8 / 13.2 (2.4-3.2),
+// 8.6 / 11.2 / 9.2 (2.3-2.6), 21.4 / 13.5 / 13.6 (2.4-3.5). Single-thread
+// (thread CPU time, medians of 30, % of a streaming copy), prefetch 0 /
+// 256 / 512 B: 8192^2 82-84 / 68 / 65-66, 4096^2 95-107 / 94 / 82-93,
+// nchw -> nhwc 100-102 / 93-103 / 104-110; main's 8192^2 64-66. Knob
+// RELAYOUT_JIT_YMM_FAR_PAIRS=0: off (B = 16 per call).
 bool jit_far_rows_pair(cpu_isa_t isa, const plan_t &p) {
     static const int ymm_knob = getenv_int("RELAYOUT_JIT_YMM_FAR_PAIRS", 1); // experiment knob
     const bool ymm = isa == cpu_isa_t::avx2 && ymm_knob > 0;
@@ -7526,7 +7525,6 @@ void jit_reorder_desc_init(
     // (Cached: the 8x8 tiles complete the lines too. AVX2 flattened tiles:
     // the edge calls' tiles step by the folded loop, not whole lines.)
     if (!d.nt || d.b_outer || d.flat_b) d.ymm_b16 = false;
-    if (d.isa == cpu_isa_t::avx2 && !d.ymm_b16) d.pf_row = 0;
     d.ymm_b16_pf = jit_ymm_b16_near_rows(d, kp);
     d.ymm_b16_pair = jit_ymm_b16_near_pairs(d, kp);
     if (d.ymm_b16_pair) d.ymm_b16_pf *= 2;
