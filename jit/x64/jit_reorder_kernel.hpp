@@ -136,7 +136,7 @@ struct jit_reorder_desc_t {
     int ymm_blk_lines;
     // Far B src rows of large 4-byte bit copies, B = 32 per call (see
     // jit_far_rows_pair): the byte distance of the L2 prefetch of each
-    // full tile's src rows along A (0: none).
+    // full tile's src rows along A (0: none; AVX2 none).
     int64_t pf_row;
     // Transposes whose call reads one contiguous src block (blocked src:
     // OIhw16i16o -> oihw) and whose next call reads the block after it:
@@ -564,8 +564,10 @@ bool jit_ymm_f32_line_pairs(const jit_reorder_desc_t &d, cpu_isa_t isa, bool nt)
 // too (ab -> ba, nchw -> nhwc from 256 channels), the planner gives them
 // B = 32 rows per call (two tiles: each dst row gets two whole lines at a
 // time, half the dst page visits per line) and the tiles prefetch their
-// src rows along A into L2 (desc.pf_row). Only whether the pair
-// qualifies; the caller knows whether the src rows are far.
+// src rows along A into L2 (desc.pf_row). AVX2 (the 8x16 tiles) takes the
+// pairs where the dst rows are whole lines apart, without the prefetch.
+// Only whether the pair qualifies; the caller knows whether the src rows
+// are far.
 bool jit_far_rows_pair(cpu_isa_t isa, const plan_t &p);
 // Far-row blocks: of those, the ones whose dst rows are a page or more
 // apart and whole lines apart (ab -> ba 8192^2, not 8191 x 8192) take
