@@ -7164,6 +7164,11 @@ bool word_pair_desc(const jit_reorder_desc_t &d, const plan_t &p) {
 
 } // namespace
 
+// (AVX2: A runs of at least this many positions; not the short A of
+// weights, oihw -> hwio 3x3, whose flattened short-A tiles and A-run split
+// take calls of 16 B lanes, jit_plan_params.)
+constexpr dim_t ymm_far_pairs_min_a = 256;
+
 // AVX2 (the 8x16 tiles, ymm_b16): two tile pairs per A tile, each dst row
 // two adjacent whole lines per visit, without the src-row prefetch (it
 // lost there). Only dst rows whole lines apart: the line pairs of 8191 x
@@ -7190,7 +7195,9 @@ bool jit_far_rows_pair(cpu_isa_t isa, const plan_t &p) {
     // channels (256 B) lost (79 -> 72% of a copy, medians of 9), 256
     // channels gained (72 -> 80).
     for (const auto &nd : p.nodes)
-        if (nd.is == 1 && nd.os * 4 >= 1024 && (!ymm || nd.os * 4 % 64 == 0)) return true;
+        if (nd.is == 1 && nd.os * 4 >= 1024
+                && (!ymm || (nd.os * 4 % 64 == 0 && nd.n >= ymm_far_pairs_min_a)))
+            return true;
     return false;
 }
 
