@@ -4742,13 +4742,20 @@ void reorder_gen_t::gen_ymm_b16_outer() {
         add(rdi, r14);
         add(rdi, r11);
     }
-    for (int b = 0; b < BW; ++b)
+    const int tiles = d_.ymm_b16_pair ? 2 : 1; // B tiles per A tile (bit copies)
+    for (int b = 0; b < BW * tiles; ++b)
         prefetcht1(ptr[rcx + b * isB + d_.ymm_b16_pf]);
-    gen_ymm_b16_tile(osA, ssA, dsA);
+    for (int t = 0; t < tiles; ++t) {
+        if (t) {
+            add(rcx, (int)(BW * isB));
+            add(rdx, BW * (int)dsz_);
+        }
+        gen_ymm_b16_tile(osA, ssA, dsA);
+    }
     add(rax, 8);
     cmp(rax, (int)d_.n[0]);
     jl(la, T_NEAR);
-    add(r15, BW);
+    add(r15, BW * tiles);
     cmp(r15, (int)d_.n[1]);
     jl(lb, T_NEAR);
 }
@@ -5861,6 +5868,23 @@ bool jit_ymm_b16_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa) {
            && fits32(8 * d.os[0] * dsz);
 }
 
+// Near B src rows 512 B to under 1 KiB apart on AVX2 (f32 nhwc -> nchw
+// of 128 to 255 channels): two B tiles per A tile, as the AVX-512 B-outer
+// pairs (b_outer_pairs); the prefetch then fetches the next pair (twice
+// the distance). Xeon, single-thread, % of a streaming copy (thread CPU
+// time, medians of 30, 3 alternated rounds, load ~9), off / on:
+// 16x128x64x64 73-74 / 77-85, 16x192x64x64 even (37-44, another bound);
+// 1 KiB rows lost (16x256x64x64 81-82 / 77-79: the pair's 32 KiB and the
+// next pair prefetched overflow the L1). Experiment knob
+// RELAYOUT_JIT_YMM_B_PAIRS=0: off.
+bool jit_ymm_b16_near_pairs(const jit_reorder_desc_t &d, const kernel_plan_t &kp) {
+    static const int knob = getenv_int("RELAYOUT_JIT_YMM_B_PAIRS", 1); // experiment knob
+    if (knob <= 0 || !d.ymm_b16_pf || !d.bit_copy || !d.nt) return false;
+    const int64_t row = kp.micro[1].is * 4;
+    return row >= 512 && row < 1024 && kp.micro[1].n % 32 == 0
+           && fits32(2 * d.ymm_b16_pf + 32 * row);
+}
+
 // Near B src rows on AVX2 (see near_rows_prefetch for AVX-512): f32
 // 16xCx64x64, single-thread, % of a streaming copy, A-outer 8x16 tiles ->
 // B-outer with the prefetch: nhwc -> nchw C = 96: 52 -> 90, 256: 68 -> 90,
@@ -5952,6 +5976,7 @@ int64_t far_rows_prefetch(const jit_reorder_desc_t &d, const plan_t &p) {
         return 0;
     if (!d.nt || d.byte_tile || d.in_n != 1 || d.pf_b || d.n[1] < 32 || d.is[1] * 4 < 4096)
         return 0;
+    if (d.isa != cpu_isa_t::avx512_core) return 0; // (AVX2: the pairs' shape alone)
     static const int dist = getenv_int("RELAYOUT_JIT_PF_ROW", 256); // experiment knob
     return dist;
 }
@@ -7365,16 +7390,40 @@ bool word_pair_desc(const jit_reorder_desc_t &d, const plan_t &p) {
 
 } // namespace
 
+// (AVX2: A runs of at least this many positions; not the short A of
+// weights, oihw -> hwio 3x3, whose flattened short-A tiles and A-run split
+// take calls of 16 B lanes, jit_plan_params.)
+constexpr dim_t ymm_far_pairs_min_a = 256;
+
+// AVX2 (the 8x16 tiles, ymm_b16): two tile pairs per A tile, each dst row
+// two adjacent whole lines per visit, without the src-row prefetch (it
+// lost there). Only dst rows whole lines apart: the line pairs of 8191 x
+// 8192 (jit_ymm_f32_line_pairs) keep one pair per call (two were even
+// there and lost for 259 channels). Xeon, AVX2 on both sides, reorder_bench
+// 2 threads, 3 alternated rounds, rl GB/s (x oneDNN), main / pairs with the
+// prefetch 256 B ahead / pairs alone: ab -> ba 8192^2 12.4 / 8.2 / 7.7
+// (3.5-3.7), 7.6 / 7.4 / 8.0 (3.5-3.8), 9.6 / 9.1 / 8.2 (4.3-4.7); 4096^2
+// 11.1 / 8.5 / 10.8 (3.8-5.3), 11.1 / 11.6 / 11.4 (4.3-5.4), 11.8 / 8.4 /
+// 8.4 (3.9-4.5); nchw -> nhwc 16x256x64x64 12.2 / 11.8 / 13.2 (2.4-3.2),
+// 8.6 / 11.2 / 9.2 (2.3-2.6), 21.4 / 13.5 / 13.6 (2.4-3.5). Single-thread
+// (thread CPU time, medians of 30, % of a streaming copy), prefetch 0 /
+// 256 / 512 B: 8192^2 82-84 / 68 / 65-66, 4096^2 95-107 / 94 / 82-93,
+// nchw -> nhwc 100-102 / 93-103 / 104-110; main's 8192^2 64-66. Knob
+// RELAYOUT_JIT_YMM_FAR_PAIRS=0: off (B = 16 per call).
 bool jit_far_rows_pair(cpu_isa_t isa, const plan_t &p) {
+    static const int ymm_knob = getenv_int("RELAYOUT_JIT_YMM_FAR_PAIRS", 1); // experiment knob
+    const bool ymm = isa == cpu_isa_t::avx2 && ymm_knob > 0;
     const size_t bytes = size_t(p.nelems()) * (data_type_size(p.sdt) + data_type_size(p.ddt));
-    if (isa != cpu_isa_t::avx512_core || !p.bit_copy || data_type_size(p.sdt) != 4
+    if ((isa != cpu_isa_t::avx512_core && !ymm) || !p.bit_copy || data_type_size(p.sdt) != 4
             || data_type_size(p.ddt) != 4 || p.beta != 0.f || bytes < nt_threshold_bytes)
         return false;
     // Dst rows (A positions) 1 KiB or more apart: nchw -> nhwc with 64
     // channels (256 B) lost (79 -> 72% of a copy, medians of 9), 256
     // channels gained (72 -> 80).
     for (const auto &nd : p.nodes)
-        if (nd.is == 1 && nd.os * 4 >= 1024) return true;
+        if (nd.is == 1 && nd.os * 4 >= 1024
+                && (!ymm || (nd.os * 4 % 64 == 0 && nd.n >= ymm_far_pairs_min_a)))
+            return true;
     return false;
 }
 
@@ -7411,7 +7460,9 @@ bool jit_far_rows_blocks_on() {
 }
 
 bool jit_far_rows_blocks(cpu_isa_t isa, const plan_t &p) {
-    if (!jit_far_rows_blocks_on() || !jit_far_rows_pair(isa, p) || p.nodes.empty()) return false;
+    if (isa != cpu_isa_t::avx512_core || !jit_far_rows_blocks_on() || !jit_far_rows_pair(isa, p)
+            || p.nodes.empty())
+        return false;
     // Dst rows (A positions) a page or more apart and whole lines apart
     // (not the line pairs of 8191 x 8192), B src rows a page or more apart.
     const node_t &inner = p.nodes.back();
@@ -7709,6 +7760,8 @@ void jit_reorder_desc_init(
     // the edge calls' tiles step by the folded loop, not whole lines.)
     if (!d.nt || d.b_outer || d.flat_b) d.ymm_b16 = false;
     d.ymm_b16_pf = jit_ymm_b16_near_rows(d, kp);
+    d.ymm_b16_pair = jit_ymm_b16_near_pairs(d, kp);
+    if (d.ymm_b16_pair) d.ymm_b16_pf *= 2;
     d.byte_pfw = jit_byte_dst_prefetch(d, p);
     d.f32_lines = jit_f32_line_pairs(d);
     d.pad_b = jit_pad_b_tiles(d, p, kp);
