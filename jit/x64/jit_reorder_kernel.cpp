@@ -226,6 +226,20 @@ private:
     // AVX2 (ymm tiles, not AVX-512's xmm mode): f32 -> bf16 rounded in
     // integers (finalize_lanes), without the multiply by 1 before it.
     bool ymm_bf16_int() const { return !z_ && d_.ddt == relayout_bf16 && !bf16_ne_; }
+    // ... left f32 by finalize_lanes, for ymm_bf16_round (knob
+    // RELAYOUT_JIT_YMM_BF16_GROUP=0: each vector rounded on its own).
+    bool bf16_group_ = false;
+    void ymm_bf16_round(int v0, int n);
+    // Runs emit (loads and compute of vectors v0 .. v0 + n - 1) with their
+    // AVX2 bf16 rounding grouped (ymm_bf16_round).
+    template <typename F>
+    void ymm_bf16_grouped(int v0, int n, F emit) {
+        static const bool on = getenv_int("RELAYOUT_JIT_YMM_BF16_GROUP", 1) != 0; // experiment knob
+        bf16_group_ = on && ymm_bf16_int() && n % 2 == 0;
+        emit();
+        if (bf16_group_) ymm_bf16_round(v0, n);
+        bf16_group_ = false;
+    }
 
     // ---- element loads and stores -----------------------------------------
     // Loads lanes of `dt` at `a` (memory, or a register holding them packed)
@@ -456,6 +470,8 @@ private:
             const Xmm t0 = tmp(2), t1 = tmp(3);
             if (z_ && !xmm_mode_) {
                 bf16_round_int(t0, v, v);
+            } else if (ymm_bf16_int() && bf16_group_) {
+                // (rounded by ymm_bf16_round, vectors at a time)
             } else if (ymm_bf16_int()) {
                 // AVX2: NaN quieted before the one shift (v | 0x00400000).
                 vpsrld(t0, v, 16);
@@ -652,6 +668,7 @@ private:
     void ymm_pair_lines(bool nt, const Reg64 &base, const std::function<int64_t(int)> &dst,
             bool new_rows_only = false);
     void gen_ymm_b16_tile(int64_t osA, int64_t ssA, int64_t dsA);
+    void gen_ymm_w32_tile(int64_t osA, int64_t ssA, int64_t dsA);
     void gen_ymm_pad_b_tile(int64_t osA);
     void gen_ymm_b16_outer();
     void gen_f32_line_pair_regs(int64_t osA, const std::function<int64_t(int)> &row_disp);
@@ -1171,10 +1188,12 @@ void reorder_gen_t::gen_copy() {
         jg(lnt_end, T_NEAR);
         for (int g = 0; g < G; ++g) {
             const int e0 = g * U * W_;
-            for (int j = 0; j < U; ++j)
-                load_lanes(j, ptr[r8 + rax * ssz_ + (e0 + j * W_) * ssz_], nullptr, d_.sdt);
-            for (int j = 0; j < U; ++j)
-                compute(j, io(e0 + j * W_, nullptr));
+            ymm_bf16_grouped(0, U, [&] {
+                for (int j = 0; j < U; ++j)
+                    load_lanes(j, ptr[r8 + rax * ssz_ + (e0 + j * W_) * ssz_], nullptr, d_.sdt);
+                for (int j = 0; j < U; ++j)
+                    compute(j, io(e0 + j * W_, nullptr));
+            });
             ymm_copy_lines(e0);
         }
         add(rax, G * U * W_);
@@ -1469,6 +1488,45 @@ void reorder_gen_t::bf16_round_int(const Xmm &t, const Xmm &v, const Xmm &out) {
     vcmpps(k4, v, v, 3); // unordered: NaN
     with_cst(c_qnan_, [&](const Operand &c) { vpord(t | k4, v, c); });
     vpsrld(out, t, 16);
+}
+
+// AVX2 bf16 rounding of ymm v0 .. v0 + n - 1 (n even, f32 left by
+// finalize_lanes; tmp(2..4) scratch) into the low words of their lanes:
+// one NaN test for all (vcmpunordps of two vectors is true where either
+// lane is NaN), then round to nearest even in integers, 5 instructions a
+// vector; a NaN anywhere jumps out of line to finalize_lanes' rounding
+// (NaN quieted, vblendvps: 3 uops on Intel's P-cores, 1 on Zen 4), 10
+// uops a vector on Intel before.
+void reorder_gen_t::ymm_bf16_round(int v0, int n) {
+    cold_labels_.emplace_back();
+    Label &cold = cold_labels_.back();
+    cold_labels_.emplace_back();
+    Label &back = cold_labels_.back();
+    const Ymm m(tb_ + 2), m1(tb_ + 3), t(tb_ + 4);
+    for (int j = 0; j < n; j += 2) {
+        vcmpps(j == 0 ? m : m1, Ymm(v0 + j), Ymm(v0 + j + 1), 3); // unordered
+        if (j > 0) vpor(m, m, m1);
+    }
+    vptest(m, m);
+    jnz(cold, T_NEAR);
+    for (int j = 0; j < n; ++j) {
+        const Ymm v(v0 + j);
+        vpsrld(t, v, 16);
+        with_cst(c_one_, [&](const Operand &c) { vpand(t, t, c); });
+        with_cst(c_7fff_, [&](const Operand &c) { vpaddd(t, t, c); });
+        vpaddd(v, v, t);
+        vpsrld(v, v, 16);
+    }
+    L(back);
+    cold_.push_back([this, &cold, &back, v0, n, tb = tb_] {
+        L(cold);
+        const int tb_kernel = tb_;
+        tb_ = tb;
+        for (int j = 0; j < n; ++j)
+            finalize_lanes(v0 + j);
+        tb_ = tb_kernel;
+        jmp(back, T_NEAR);
+    });
 }
 
 // `to` (a ymm for a zmm v, an xmm for an xmm) = v's f32 lanes as bf16.
@@ -3545,8 +3603,17 @@ void reorder_gen_t::gen_transpose() {
         jmp(lb, T_NEAR);
         L(lno);
     }
-    // 8x8 tiles: each dst row one whole line.
-    if (d_.ymm_b16) tile_pair([&] { gen_ymm_b16_tile(osA, ssA, dsA); });
+    // 8x8 tiles: each dst row one whole line (2-byte dsts: four tiles).
+    if (d_.ymm_b16 && dsz_ == 4) tile_pair([&] { gen_ymm_b16_tile(osA, ssA, dsA); });
+    if (d_.ymm_b16 && dsz_ == 2) {
+        Label lno;
+        jump_if_past(r15, 4 * T, s_v0 + 8, lno);
+        jump_if_past(rax, T, s_v0, lno);
+        gen_ymm_w32_tile(osA, ssA, dsA);
+        add(r15, 4 * T);
+        jmp(lb, T_NEAR);
+        L(lno);
+    }
     if (d_.pad_b && !z_) {
         // The same pair where B is padded (16 stored lanes, fewer values):
         // rows past the values zero (jit_pad_b_tiles).
@@ -4054,6 +4121,10 @@ void reorder_gen_t::few_b_ymm_stores() {
 // read-for-ownership each cached).
 void reorder_gen_t::gen_ymm_b16_tile(int64_t osA, int64_t ssA, int64_t dsA) {
     const int64_t isB = d_.is[1] * ssz_;
+    if (dsz_ == 2) {
+        gen_ymm_w32_tile(osA, ssA, dsA);
+        return;
+    }
     for (int h = 0; h < 2; ++h) {
         for (int b = 0; b < 8; ++b)
             load_lanes(b, ptr[rcx + (8 * h + b) * isB], nullptr, d_.sdt);
@@ -4065,6 +4136,55 @@ void reorder_gen_t::gen_ymm_b16_tile(int64_t osA, int64_t ssA, int64_t dsA) {
                                    ptr[rsi + a * ssA + 32 * h * d_.ss[1]],
                                    ptr[rdi + a * dsA + 32 * h * d_.ds[1]], nullptr });
             if (h == 0) vmovups(ptr[rsp + buf_stage + 32 * a], Ymm(a));
+        }
+    }
+    ymm_pair_lines(
+            d_.nt, rdx, [&](int a) { return a * osA; }, jit_ymm_shift_new_rows(d_));
+}
+
+// 2-byte dsts on those tiles (f32 -> bf16 / f16, see jit_ymm_b16_tiles):
+// 8 A rows x 32 B lanes, four 8x8 transposes, so that each dst row is
+// again one whole line. The rows of transposes h and h + 1 narrow into one
+// vector of 16 words (bf16: vpackusdw of the rounded words and a vpermq;
+// f16: two vcvtps2ph); the first pair's rows wait on the stack, the
+// second pair's stay in ymm 0-7 for ymm_pair_lines. The 8x8 tiles had
+// stored 16 bytes to each of 8 dst rows far apart (f32 nhwc -> bf16 nchw
+// 16x256x64x64: 25% of a copy).
+void reorder_gen_t::gen_ymm_w32_tile(int64_t osA, int64_t ssA, int64_t dsA) {
+    const int64_t isB = d_.is[1] * ssz_;
+    const int stage2 = buf_stage + 8 * 32; // transposes 0 and 2's rows
+    for (int h = 0; h < 4; ++h) {
+        for (int b = 0; b < 8; ++b)
+            load_lanes(b, ptr[rcx + (8 * h + b) * isB], nullptr, d_.sdt);
+        prefetch_ahead_tile();
+        transpose_tile();
+        const int held = h < 2 ? buf_stage : stage2;
+        ymm_bf16_grouped(0, 8, [&] {
+            for (int a = 0; a < 8; ++a)
+                compute(a, lane_src_t{ ptr[rdx + a * osA + 16 * h],
+                                   ptr[rsi + a * ssA + 32 * h * d_.ss[1]],
+                                   ptr[rdi + a * dsA + 32 * h * d_.ds[1]], nullptr });
+        });
+        for (int a = 0; a < 8; ++a) {
+            const Ymm v(a);
+            const Address prev = ptr[rsp + held + 32 * a];
+            if (d_.ddt == relayout_f16) {
+                const Xmm x(a), t(tb_ + 7);
+                if (h % 2 == 0) {
+                    vcvtps2ph(prev, v, 0);
+                } else {
+                    vcvtps2ph(x, v, 0);
+                    vmovdqu(t, prev);
+                    vinserti128(v, Ymm(t.getIdx()), x, 1);
+                }
+            } else if (h % 2 == 0) {
+                vmovdqu(prev, v);
+            } else {
+                // [h + 1 lo, h lo, h + 1 hi, h hi] -> h's 8 words, h + 1's
+                vpackusdw(v, v, prev);
+                vpermq(v, v, 0x8d);
+            }
+            if (h == 1) vmovdqu(ptr[rsp + buf_stage + 32 * a], v);
         }
     }
     ymm_pair_lines(
@@ -4614,6 +4734,7 @@ void reorder_gen_t::ymm_copy_lanes(const RegExp &to, const RegExp &from, int lan
 // rows of at most a page, ahead in time).
 void reorder_gen_t::gen_ymm_b16_outer() {
     begin_b_tiles();
+    const int BW = jit_ymm_b16_lanes(d_);
     const int64_t isB = d_.is[1] * ssz_, osA = d_.os[0] * dsz_;
     const int64_t ssA = d_.ss[0] * 4, dsA = d_.ds[0] * 4;
     Label lb, la;
@@ -4639,13 +4760,20 @@ void reorder_gen_t::gen_ymm_b16_outer() {
         add(rdi, r14);
         add(rdi, r11);
     }
-    for (int b = 0; b < 16; ++b)
+    const int tiles = d_.ymm_b16_pair ? 2 : 1; // B tiles per A tile (bit copies)
+    for (int b = 0; b < BW * tiles; ++b)
         prefetcht1(ptr[rcx + b * isB + d_.ymm_b16_pf]);
-    gen_ymm_b16_tile(osA, ssA, dsA);
+    for (int t = 0; t < tiles; ++t) {
+        if (t) {
+            add(rcx, (int)(BW * isB));
+            add(rdx, BW * (int)dsz_);
+        }
+        gen_ymm_b16_tile(osA, ssA, dsA);
+    }
     add(rax, 8);
     cmp(rax, (int)d_.n[0]);
     jl(la, T_NEAR);
-    add(r15, 16);
+    add(r15, BW * tiles);
     cmp(r15, (int)d_.n[1]);
     jl(lb, T_NEAR);
 }
@@ -5285,7 +5413,7 @@ void reorder_gen_t::gen_scalar() {
 void reorder_gen_t::generate() {
     int frame = stage_ || rows_ || wstage_ ? stack_bytes_stage
                 : d_.dst_stage_row         ? buf_stage + dst_stage_bytes
-                : d_.ymm_b16               ? buf_stage + 8 * 32
+                : d_.ymm_b16               ? buf_stage + 8 * 32 * (dsz_ == 2 ? 2 : 1)
                 : d_.f32_lines             ? buf_stage + 16 * 64
                                            : stack_bytes;
     if (wide_) // the wide src stage
@@ -5738,14 +5866,42 @@ bool jit_ymm_word_lines(cpu_isa_t isa, const plan_t &p) {
            && size_t(p.nelems()) * 4 >= nt_tiles_threshold_bytes;
 }
 
+int jit_ymm_b16_lanes(const jit_reorder_desc_t &d) {
+    return data_type_size(d.ddt) == 2 ? 32 : 16;
+}
+
 bool jit_ymm_b16_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa) {
     if (isa != cpu_isa_t::avx2 || d.isa != cpu_isa_t::avx2) return false;
     if (d.strategy != kernel_strategy_t::transpose || !d.nt || d.byte_tile || d.in_n != 1)
         return false;
-    if (d.comp_lanes || d.beta != 0.f || data_type_size(d.ddt) != 4) return false;
-    const int64_t ssz = (int64_t)data_type_size(d.sdt);
-    return d.n[1] >= 16 && d.os[1] == 1 && d.os[0] * 4 % 64 == 0 && fits32(16 * d.is[1] * ssz)
-           && fits32(8 * d.os[0] * 4);
+    const int64_t ssz = (int64_t)data_type_size(d.sdt), dsz = (int64_t)data_type_size(d.ddt);
+    // 2-byte dsts: f32 -> bf16 / f16 (gen_ymm_w32_tile), src rows under a
+    // page apart (far ones take the narrow rows, jit_ymm_narrow_rows).
+    static const bool words = getenv_int("RELAYOUT_JIT_YMM_W32", 1) != 0; // experiment knob
+    const bool to_words = words && dsz == 2 && ssz == 4 && !d.bit_copy
+                          && (d.ddt == relayout_bf16 || d.ddt == relayout_f16)
+                          && d.is[1] * ssz < 4096;
+    if (d.comp_lanes || d.beta != 0.f || (dsz != 4 && !to_words)) return false;
+    const int64_t BW = jit_ymm_b16_lanes(d);
+    return d.n[1] >= BW && d.os[1] == 1 && d.os[0] * dsz % 64 == 0 && fits32(BW * d.is[1] * ssz)
+           && fits32(8 * d.os[0] * dsz);
+}
+
+// Near B src rows 512 B to under 1 KiB apart on AVX2 (f32 nhwc -> nchw
+// of 128 to 255 channels): two B tiles per A tile, as the AVX-512 B-outer
+// pairs (b_outer_pairs); the prefetch then fetches the next pair (twice
+// the distance). Xeon, single-thread, % of a streaming copy (thread CPU
+// time, medians of 30, 3 alternated rounds, load ~9), off / on:
+// 16x128x64x64 73-74 / 77-85, 16x192x64x64 even (37-44, another bound);
+// 1 KiB rows lost (16x256x64x64 81-82 / 77-79: the pair's 32 KiB and the
+// next pair prefetched overflow the L1). Experiment knob
+// RELAYOUT_JIT_YMM_B_PAIRS=0: off.
+bool jit_ymm_b16_near_pairs(const jit_reorder_desc_t &d, const kernel_plan_t &kp) {
+    static const int knob = getenv_int("RELAYOUT_JIT_YMM_B_PAIRS", 1); // experiment knob
+    if (knob <= 0 || !d.ymm_b16_pf || !d.bit_copy || !d.nt) return false;
+    const int64_t row = kp.micro[1].is * 4;
+    return row >= 512 && row < 1024 && kp.micro[1].n % 32 == 0
+           && fits32(2 * d.ymm_b16_pf + 32 * row);
 }
 
 // Near B src rows on AVX2 (see near_rows_prefetch for AVX-512): f32
@@ -5756,10 +5912,11 @@ int64_t jit_ymm_b16_near_rows(const jit_reorder_desc_t &d, const kernel_plan_t &
     if (!d.ymm_b16 || d.in_n != 1 || data_type_size(d.sdt) != 4) return 0;
     const kloop_t &A = kp.micro[0], &B = kp.micro[1];
     const int64_t row = B.is * 4;
-    if (row < 128 || row >= 4096 || A.total < 32 || A.n % 8 != 0 || B.n % 16 != 0) return 0;
+    const int64_t BW = jit_ymm_b16_lanes(d);
+    if (row < 128 || row >= 4096 || A.total < 32 || A.n % 8 != 0 || B.n % BW != 0) return 0;
     static const int groups = getenv_int("RELAYOUT_JIT_PF_GROUPS", 1);
-    const int64_t pf = groups * 16 * row;
-    return groups > 0 && fits32(pf + 16 * row) ? pf : 0;
+    const int64_t pf = groups * BW * row;
+    return groups > 0 && fits32(pf + BW * row) ? pf : 0;
 }
 
 namespace {
@@ -5838,6 +5995,7 @@ int64_t far_rows_prefetch(const jit_reorder_desc_t &d, const plan_t &p) {
         return 0;
     if (!d.nt || d.byte_tile || d.in_n != 1 || d.pf_b || d.n[1] < 32 || d.is[1] * 4 < 4096)
         return 0;
+    if (d.isa != cpu_isa_t::avx512_core) return 0; // (AVX2: the pairs' shape alone)
     static const int dist = getenv_int("RELAYOUT_JIT_PF_ROW", 256); // experiment knob
     return dist;
 }
@@ -7273,16 +7431,40 @@ bool word_pair_desc(const jit_reorder_desc_t &d, const plan_t &p) {
 
 } // namespace
 
+// (AVX2: A runs of at least this many positions; not the short A of
+// weights, oihw -> hwio 3x3, whose flattened short-A tiles and A-run split
+// take calls of 16 B lanes, jit_plan_params.)
+constexpr dim_t ymm_far_pairs_min_a = 256;
+
+// AVX2 (the 8x16 tiles, ymm_b16): two tile pairs per A tile, each dst row
+// two adjacent whole lines per visit, without the src-row prefetch (it
+// lost there). Only dst rows whole lines apart: the line pairs of 8191 x
+// 8192 (jit_ymm_f32_line_pairs) keep one pair per call (two were even
+// there and lost for 259 channels). Xeon, AVX2 on both sides, reorder_bench
+// 2 threads, 3 alternated rounds, rl GB/s (x oneDNN), main / pairs with the
+// prefetch 256 B ahead / pairs alone: ab -> ba 8192^2 12.4 / 8.2 / 7.7
+// (3.5-3.7), 7.6 / 7.4 / 8.0 (3.5-3.8), 9.6 / 9.1 / 8.2 (4.3-4.7); 4096^2
+// 11.1 / 8.5 / 10.8 (3.8-5.3), 11.1 / 11.6 / 11.4 (4.3-5.4), 11.8 / 8.4 /
+// 8.4 (3.9-4.5); nchw -> nhwc 16x256x64x64 12.2 / 11.8 / 13.2 (2.4-3.2),
+// 8.6 / 11.2 / 9.2 (2.3-2.6), 21.4 / 13.5 / 13.6 (2.4-3.5). Single-thread
+// (thread CPU time, medians of 30, % of a streaming copy), prefetch 0 /
+// 256 / 512 B: 8192^2 82-84 / 68 / 65-66, 4096^2 95-107 / 94 / 82-93,
+// nchw -> nhwc 100-102 / 93-103 / 104-110; main's 8192^2 64-66. Knob
+// RELAYOUT_JIT_YMM_FAR_PAIRS=0: off (B = 16 per call).
 bool jit_far_rows_pair(cpu_isa_t isa, const plan_t &p) {
+    static const int ymm_knob = getenv_int("RELAYOUT_JIT_YMM_FAR_PAIRS", 1); // experiment knob
+    const bool ymm = isa == cpu_isa_t::avx2 && ymm_knob > 0;
     const size_t bytes = size_t(p.nelems()) * (data_type_size(p.sdt) + data_type_size(p.ddt));
-    if (isa != cpu_isa_t::avx512_core || !p.bit_copy || data_type_size(p.sdt) != 4
+    if ((isa != cpu_isa_t::avx512_core && !ymm) || !p.bit_copy || data_type_size(p.sdt) != 4
             || data_type_size(p.ddt) != 4 || p.beta != 0.f || bytes < nt_threshold_bytes)
         return false;
     // Dst rows (A positions) 1 KiB or more apart: nchw -> nhwc with 64
     // channels (256 B) lost (79 -> 72% of a copy, medians of 9), 256
     // channels gained (72 -> 80).
     for (const auto &nd : p.nodes)
-        if (nd.is == 1 && nd.os * 4 >= 1024) return true;
+        if (nd.is == 1 && nd.os * 4 >= 1024
+                && (!ymm || (nd.os * 4 % 64 == 0 && nd.n >= ymm_far_pairs_min_a)))
+            return true;
     return false;
 }
 
@@ -7319,7 +7501,9 @@ bool jit_far_rows_blocks_on() {
 }
 
 bool jit_far_rows_blocks(cpu_isa_t isa, const plan_t &p) {
-    if (!jit_far_rows_blocks_on() || !jit_far_rows_pair(isa, p) || p.nodes.empty()) return false;
+    if (isa != cpu_isa_t::avx512_core || !jit_far_rows_blocks_on() || !jit_far_rows_pair(isa, p)
+            || p.nodes.empty())
+        return false;
     // Dst rows (A positions) a page or more apart and whole lines apart
     // (not the line pairs of 8191 x 8192), B src rows a page or more apart.
     const node_t &inner = p.nodes.back();
@@ -7406,7 +7590,8 @@ int jit_ymm_blk_lines_tiles() {
 }
 
 int jit_ymm_blk_lines(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
-    if (d.isa != cpu_isa_t::avx2 || !d.ymm_b16 || d.ymm_b16_pf || d.ymm_small || d.ymm_narrow)
+    if (d.isa != cpu_isa_t::avx2 || !d.ymm_b16 || d.ymm_b16_pf || d.ymm_small || d.ymm_narrow
+            || data_type_size(d.ddt) != 4)
         return 0;
     return blk_lines_of(d, p, kp, jit_ymm_blk_lines_tiles());
 }
@@ -7647,6 +7832,8 @@ void jit_reorder_desc_init(
     // the edge calls' tiles step by the folded loop, not whole lines.)
     if (!d.nt || d.b_outer || d.flat_b) d.ymm_b16 = false;
     d.ymm_b16_pf = jit_ymm_b16_near_rows(d, kp);
+    d.ymm_b16_pair = jit_ymm_b16_near_pairs(d, kp);
+    if (d.ymm_b16_pair) d.ymm_b16_pf *= 2;
     d.byte_pfw = jit_byte_dst_prefetch(d, p);
     d.f32_lines = jit_f32_line_pairs(d);
     d.pad_b = jit_pad_b_tiles(d, p, kp);

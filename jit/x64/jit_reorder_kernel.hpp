@@ -136,7 +136,7 @@ struct jit_reorder_desc_t {
     int ymm_blk_lines;
     // Far B src rows of large 4-byte bit copies, B = 32 per call (see
     // jit_far_rows_pair): the byte distance of the L2 prefetch of each
-    // full tile's src rows along A (0: none).
+    // full tile's src rows along A (0: none; AVX2 none).
     int64_t pf_row;
     // Transposes whose call reads one contiguous src block (blocked src:
     // OIhw16i16o -> oihw) and whose next call reads the block after it:
@@ -278,6 +278,10 @@ struct jit_reorder_desc_t {
     // B tile's rows this many bytes ahead into L2 (0: none). See
     // jit_ymm_b16_near_rows.
     int64_t ymm_b16_pf;
+    // ... and, streamed bit copies whose B src rows are 512 B to 1 KiB
+    // apart, two B tiles per A tile (each dst row two adjacent whole lines
+    // per visit; the AVX-512 b_outer_pair). See jit_ymm_b16_near_pairs.
+    bool ymm_b16_pair;
     // Large AVX-512 4-byte bit-copy transposes whose dst rows are not
     // whole lines apart (ab -> ba 8191 x 8192): full pairs of 16x16 tiles
     // side by side (32 B lanes), whose dst lines are assembled from
@@ -565,8 +569,10 @@ bool jit_ymm_f32_line_pairs(const jit_reorder_desc_t &d, cpu_isa_t isa, bool nt)
 // too (ab -> ba, nchw -> nhwc from 256 channels), the planner gives them
 // B = 32 rows per call (two tiles: each dst row gets two whole lines at a
 // time, half the dst page visits per line) and the tiles prefetch their
-// src rows along A into L2 (desc.pf_row). Only whether the pair
-// qualifies; the caller knows whether the src rows are far.
+// src rows along A into L2 (desc.pf_row). AVX2 (the 8x16 tiles) takes the
+// pairs where the dst rows are whole lines apart, without the prefetch.
+// Only whether the pair qualifies; the caller knows whether the src rows
+// are far.
 bool jit_far_rows_pair(cpu_isa_t isa, const plan_t &p);
 // Far-row blocks: of those, the ones whose dst rows are a page or more
 // apart and whole lines apart (ab -> ba 8192^2, not 8191 x 8192) take
@@ -605,6 +611,9 @@ dim_t jit_far_rows_pair_plane();
 // 4-byte dst, streamed, B of 16 lanes or more, dst rows whole lines apart,
 // no sum or compensation.
 bool jit_ymm_b16_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa);
+// The B lanes of those tiles: 16, or 32 for 2-byte dsts (f32 -> bf16 /
+// f16 values, knob RELAYOUT_JIT_YMM_W32=0: off), a whole dst line either way.
+int jit_ymm_b16_lanes(const jit_reorder_desc_t &d);
 // desc.ymm_small: the element size of AVX2 1- and 2-byte bit-copy
 // transposes and interleaves (with compensation only of 4-lane groups of
 // bytes: 4i interleaves) whose B lanes are adjacent in the dst, with a
@@ -640,6 +649,9 @@ dim_t jit_ymm_narrow_rows_lanes(cpu_isa_t isa, const plan_t &p);
 // 128 B to under 4 KiB apart, A of 32 positions or more, the call's A a
 // whole number of 8-row tiles and B of 16-lane ones.
 int64_t jit_ymm_b16_near_rows(const jit_reorder_desc_t &d, const kernel_plan_t &kp);
+// desc.ymm_b16_pair: of those, bit copies whose B src rows are 512 B to
+// 1 KiB apart and whose call's B is whole pairs of 16-lane tiles.
+bool jit_ymm_b16_near_pairs(const jit_reorder_desc_t &d, const kernel_plan_t &kp);
 
 // desc.flat_bytes of an interleave (0: none): AVX-512 conversions of
 // 4-lane groups of 16 B positions to 1-byte dsts (4i16o4i), A unit-stride in the src,

@@ -951,9 +951,12 @@ TEST(jit_reorder, FarRowBlocksPrefetch) {
                 if (zmm) {
                     EXPECT_EQ(kp.micro[0].n, z ? 256 : 2048) << c.str();
                 }
-                EXPECT_EQ(kp.micro[1].n, z ? 128 : zmm ? 32 : 16) << c.str();
-                EXPECT_EQ(d.pf_rows, z ? row : 0) << c.str();
-                EXPECT_EQ(d.pf_row, z || !zmm ? 0 : 256) << c.str();
+                // (AVX2: never the blocks; the pairs where the dst rows
+                // are whole lines apart, jit_far_rows_pair.)
+                const bool ymm_pair = !zmm && x64::jit_far_rows_pair(isa, p);
+                EXPECT_EQ(kp.micro[1].n, zmm && z ? 128 : zmm || ymm_pair ? 32 : 16) << c.str();
+                EXPECT_EQ(d.pf_rows, zmm && z ? row : 0) << c.str();
+                EXPECT_EQ(d.pf_row, zmm && !z ? 256 : 0) << c.str();
                 if (z) {
                     EXPECT_EQ(d.pf_ahead, 128 * row) << c.str();
                 }
@@ -4763,15 +4766,16 @@ TEST(jit_reorder, YmmB16Tiles) {
     c.src_zp = -5;
     c.src_scale_mask = 2;
     on_b16(c);
-    // Not: the sum, narrower dsts, dst rows of half a line (nChw8c: the
-    // 8x8 tiles' rows are adjacent already), small problems.
+    // Not: the sum, 1-byte dsts (2-byte ones: YmmB16WordTiles), dst rows
+    // of half a line (nChw8c: the 8x8 tiles' rows are adjacent already),
+    // small problems.
     c.src_zp = 0;
     c.src_scale_mask = -1;
     c.sdt = relayout_f32;
     x64::jit_reorder_desc_t d = desc_of(c, isa);
     d.beta = 0.5f;
     EXPECT_FALSE(x64::jit_ymm_b16_tiles(d, isa)) << c.str();
-    c.ddt = relayout_bf16;
+    c.ddt = relayout_s8;
     EXPECT_FALSE(desc_of(c, isa).ymm_b16) << c.str();
     c.ddt = relayout_f32;
     c.stag = "nchw";
@@ -4780,6 +4784,60 @@ TEST(jit_reorder, YmmB16Tiles) {
     c.dtag = "nhwc";
     c.dims = { 2, 64, 32, 32 };
     EXPECT_FALSE(desc_of(c, isa).ymm_b16) << c.str();
+}
+
+// AVX2 conversions of f32 to bf16 / f16 on those tiles (ymm_b16 with
+// 2-byte dsts: 8 A rows x 32 B lanes, jit_ymm_b16_lanes), each dst row
+// one streamed line. Bit-exact on every class of f32 pattern (NaN
+// anywhere in a tile takes the out-of-line rounding, ymm_bf16_round):
+// nhwc -> nchw B-outer (64 channels, ymm_b16_pf of 32 rows; hw = 40000:
+// edge calls A-outer), 67 channels (a shifted last A tile, B edges past
+// the last 32 lanes), nChw16c -> nchw with a padded last block, scales
+// along A and along B, the src against a guard page. Not: far src rows
+// (nchw -> nhwc: the narrow rows), bit copies, f32 -> s8, AVX-512.
+TEST(jit_reorder, YmmB16WordTiles) {
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
+    const std::vector<uint32_t> bits = f32_pattern_classes();
+    int n = 0;
+    for (data_type_t ddt : { relayout_bf16, relayout_f16 }) {
+        jit_case_t c = jit_case_t::of({ 4, 64, 250, 160 }, relayout_f32, ddt, "nhwc", "nchw");
+        c.src_bits = bits;
+        const x64::jit_reorder_desc_t d = desc_of(c, isa);
+        EXPECT_TRUE(d.ymm_b16) << c.str();
+        EXPECT_EQ(x64::jit_ymm_b16_lanes(d), 32) << c.str();
+        EXPECT_EQ(d.ymm_b16_pf, 32 * 64 * 4) << c.str();
+        EXPECT_FALSE(desc_of(c, cpu_isa_t::avx512_core).ymm_b16) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        c.src_scale_mask = 2; // along A: broadcast per dst row
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        c.src_scale_mask = 12; // along B (h, w): vectors, 8 lanes per transpose
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        c.src_scale_mask = -1;
+        c.dims = { 4, 67, 250, 160 };
+        c.guard_src = true;
+        EXPECT_TRUE(desc_of(c, isa).ymm_b16) << c.str();
+        EXPECT_EQ(desc_of(c, isa).ymm_b16_pf, 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        c.guard_src = false;
+        c.stag = "nChw16c";
+        EXPECT_TRUE(desc_of(c, isa).ymm_b16) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        c.src_scale_mask = 2;
+        c.dst_scale_mask = 12;
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        c.src_scale_mask = c.dst_scale_mask = -1;
+        // Not: far src rows, f32 -> s8, 2-byte bit copies.
+        c.stag = "nchw";
+        c.dtag = "nhwc";
+        EXPECT_FALSE(desc_of(c, isa).ymm_b16) << c.str();
+        c.stag = "nhwc";
+        c.dtag = "nchw";
+        c.ddt = relayout_s8;
+        EXPECT_FALSE(desc_of(c, isa).ymm_b16) << c.str();
+        c.sdt = c.ddt = ddt;
+        EXPECT_FALSE(desc_of(c, isa).ymm_b16) << c.str();
+    }
 }
 
 // AVX2 8x16 tiles of weights to hwio (A = kh * kw, not whole 8-row
@@ -4949,6 +5007,89 @@ TEST(jit_reorder, YmmB16NearRowsBOuter) {
     c.dims = { 4, 68, 250, 160 };
     c.stag = "nhwc";
     EXPECT_EQ(desc_of(c, isa).ymm_b16_pf, 0) << c.str();
+}
+
+// AVX2 far-row pairs (jit_far_rows_pair on the 8x16 tiles): large 4-byte
+// bit copies whose B src rows are a page or more apart and whose dst rows
+// are 1 KiB or more and whole lines apart take B = 32 rows per call (two
+// tile pairs per A tile; no src-row prefetch, desc.pf_row, on AVX2).
+// Bit-exact with A edges (2203 = 2048 + 155: a shifted last A tile), B
+// edges (3001 = 93 x 32 + 25: a call of one tile pair and 9 lanes of 8x8
+// tiles), odd src strides, the src ending at a guard page, nchw -> nhwc
+// of 256 channels, s32; not where the dst rows are not whole lines apart
+// (the line pairs keep 16 lanes), nor under the knob's 0
+// (RELAYOUT_JIT_YMM_FAR_PAIRS: ctest runs it both ways).
+TEST(jit_reorder, YmmFarRowsPairs) {
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
+    const char *knob = std::getenv("RELAYOUT_JIT_YMM_FAR_PAIRS");
+    const bool on = !knob || std::atoi(knob) > 0;
+    auto expect = [&](const jit_case_t &k, bool rule) {
+        plan_t p;
+        ASSERT_NO_FATAL_FAILURE(case_plan(k, p));
+        kernel_plan_t kp;
+        ASSERT_EQ(kernel_plan_create(kp, p, x64::jit_plan_params(isa, p)), status_t::success);
+        x64::jit_reorder_desc_t d;
+        x64::jit_reorder_desc_init(d, isa, p, kp);
+        const bool z = rule && on;
+        EXPECT_EQ(kp.micro[1].n, z ? 32 : 16) << k.str();
+        EXPECT_EQ(d.pf_row, 0) << k.str();
+        EXPECT_EQ(d.ymm_b16, rule) << k.str();
+    };
+    jit_case_t c;
+    c.dims = { 3001, 2203 };
+    c.sstrides = { 2209, 1 };
+    c.dstrides = { 1, 3008 };
+    for (data_type_t dt : { relayout_f32, relayout_s32 }) {
+        c.sdt = c.ddt = dt;
+        expect(c, true);
+        EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    }
+    c.sdt = c.ddt = relayout_f32;
+    c.guard_src = true;
+    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    c.guard_src = false;
+    c.dstrides = { 1, 3004 }; // dst rows 12016 B apart: the line pairs
+    expect(c, false);
+    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    c = jit_case_t::of({ 2, 256, 131, 133 }, relayout_f32, relayout_f32, "nchw", "nhwc");
+    expect(c, true);
+    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+}
+
+// AVX2 B-outer 8x16 tiles of near B src rows 512 B to under 1 KiB apart
+// (f32 nhwc -> nchw of 128 to 255 channels, bit copies): two B tiles per
+// A tile (desc.ymm_b16_pair), the prefetch a pair ahead. Bit-exact for
+// 128 and 200 channels (A of 25 tiles) with calls of 256 / 160 B
+// positions whose last call of each image is shorter (64 positions: the
+// A-outer tiles), s32; not for 1 KiB
+// rows, conversions (s32 -> f32), nor under the knob's 0
+// (RELAYOUT_JIT_YMM_B_PAIRS: ctest runs it both ways).
+TEST(jit_reorder, YmmB16NearPairs) {
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
+    const char *knob = std::getenv("RELAYOUT_JIT_YMM_B_PAIRS");
+    const bool on = !knob || std::atoi(knob) > 0;
+    jit_case_t c = jit_case_t::of({ 3, 128, 250, 160 }, relayout_f32, relayout_f32, "nhwc", "nchw");
+    for (dim_t C : { 128, 200 }) {
+        c.dims = C == 128 ? std::vector<dim_t>{ 3, 128, 250, 160 }
+                          : std::vector<dim_t>{ 9, 200, 64, 61 };
+        for (data_type_t dt : { relayout_f32, relayout_s32 }) {
+            c.sdt = c.ddt = dt;
+            const x64::jit_reorder_desc_t d = desc_of(c, isa);
+            EXPECT_EQ(d.ymm_b16_pair, on) << c.str();
+            EXPECT_EQ(d.ymm_b16_pf, (on ? 2 : 1) * 16 * C * 4) << c.str();
+            EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+        }
+    }
+    c.sdt = relayout_s32; // a conversion: one B tile per A tile
+    c.ddt = relayout_f32;
+    EXPECT_FALSE(desc_of(c, isa).ymm_b16_pair) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa)) << c.str();
+    c.sdt = relayout_f32;
+    c.dims = { 2, 256, 250, 160 }; // 1 KiB rows
+    EXPECT_FALSE(desc_of(c, isa).ymm_b16_pair) << c.str();
+    EXPECT_EQ(desc_of(c, isa).ymm_b16_pf, 16 * 256 * 4) << c.str();
 }
 
 // The few-B cases of both levels (FewBLanesPermuted, FewBLanesYmm): every
