@@ -916,6 +916,7 @@ private:
     void few_b_word_pair();
     void few_b_comp(const Zmm &line);
     void gen_few_b_quad();
+    void few_b_quad_lines(int64_t soff, int64_t doff, int64_t osL, bool first);
     void few_b_comp_dst();
     Label c_few_idx_; // gen_few_b_tile: the permute indices
     void generate();
@@ -3945,11 +3946,40 @@ void reorder_gen_t::few_b_comp(const Zmm &line) {
 // Four A tiles of a whole call's few-B bytes (desc.few_b_quads): steps j
 // = 0 .. 3 of the innermost baked loop (the O blocks, 16 src bytes on),
 // each one dst line (16 o x 4 i). r8 src, r9 dst of step 0.
+// desc.few_b_quad_steps S: the four A tiles of S steps of the next-outer
+// loop (the i quads), which steps S at a time; the sums of O block j
+// summed in words over the steps (|4 x 2 x 255| fits) and added once.
 void reorder_gen_t::gen_few_b_quad() {
     const int L = d_.nloops - 1;
-    const int64_t osL = d_.loop_os[L];
+    const int64_t osL = d_.loop_os[L] * dsz_;
+    const int S = std::max(d_.few_b_quad_steps, 1);
+    const int64_t isS = S > 1 ? d_.loop_is[L - 1] * ssz_ : 0;
+    const int64_t osS = S > 1 ? d_.loop_os[L - 1] * dsz_ : 0;
+    const Zmm ones(18), ones16(19), t(12);
+    if (d_.comp_a) {
+        // (few_b_comp's sums, the constants and the pointer loaded once)
+        vmovdqu32(ones, ptr[rip + c_ones8_]);
+        vmovdqu32(ones16, ptr[rip + c_ones16_]);
+        mov(r14, qword[rsp + s_comp]);
+    }
+    for (int s = 0; s < S; ++s)
+        few_b_quad_lines(s * isS, s * osS, osL, s == 0);
+    if (!d_.comp_a) return;
+    for (int j = 0; j < 4; ++j) {
+        const Zmm acc(8 + j);
+        vpmaddwd(acc, acc, ones16);
+        const Address sums = ptr[r14 + (int)(j * d_.loop_cs[L] * 4)];
+        vpaddd(acc, acc, sums);
+        vmovdqu32(sums, acc);
+    }
+}
+
+// One step of gen_few_b_quad: src rows at r8 + soff, the four lines at r9
+// + doff + j osL; desc.comp_a: their byte pairs' word sums into zmm 8 + j
+// (`first`: set).
+void reorder_gen_t::few_b_quad_lines(int64_t soff, int64_t doff, int64_t osL, bool first) {
     for (int b = 0; b < 4; ++b)
-        vmovdqu8(Zmm(b), ptr[r8 + (int)(b * d_.is[1])]);
+        vmovdqu8(Zmm(b), ptr[r8 + (int)(soff + b * d_.is[1])]);
     // Lane l of each: o 16 l + 0..7 (lo) / 8..15 (hi), rows (0, 1) and (2, 3) paired.
     vpunpcklbw(Zmm(4), Zmm(0), Zmm(1));
     vpunpckhbw(Zmm(5), Zmm(0), Zmm(1));
@@ -3969,24 +3999,12 @@ void reorder_gen_t::gen_few_b_quad() {
     vshufi64x2(Zmm(1), Zmm(4), Zmm(6), 0xdd);
     vshufi64x2(Zmm(2), Zmm(5), Zmm(7), 0x88);
     vshufi64x2(Zmm(3), Zmm(5), Zmm(7), 0xdd);
-    if (d_.comp_a) {
-        // (few_b_comp's sums, the constants and the pointer loaded once)
-        const Zmm ones(18), ones16(19);
-        vmovdqu32(ones, ptr[rip + c_ones8_]);
-        vmovdqu32(ones16, ptr[rip + c_ones16_]);
-        mov(r14, qword[rsp + s_comp]);
-        for (int j = 0; j < 4; ++j) {
-            const Zmm acc(8 + j);
-            byte_pair_sums(acc, acc, ones, Zmm(j), true);
-            vpmaddwd(acc, acc, ones16);
-            const Address sums = ptr[r14 + (int)(j * d_.loop_cs[L] * 4)];
-            vpaddd(acc, acc, sums);
-            vmovdqu32(sums, acc);
-        }
-    }
+    if (d_.comp_a)
+        for (int j = 0; j < 4; ++j)
+            byte_pair_sums(Zmm(8 + j), Zmm(12), Zmm(18), Zmm(j), first);
     stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
         for (int j = 0; j < 4; ++j) {
-            const Address a = ptr[r9 + (int)(j * osL)];
+            const Address a = ptr[r9 + (int)(doff + j * osL)];
             stream ? vmovntdq(a, Zmm(j)) : vmovdqu8(a, Zmm(j));
         }
     });
@@ -5441,9 +5459,10 @@ void reorder_gen_t::generate() {
     // Baked loops 0 .. nl-1 around the code of `body` (the last innermost).
     // u0 > 1: the body runs u0 positions of the innermost loop (nl >= 1),
     // which then steps u0 at a time (desc.short_unroll).
-    auto baked_loops = [&](int nl, const std::function<void()> &body, int u0 = 1) {
+    // u1 > 1: ... and u1 positions of the next-outer loop (desc.few_b_quad_steps).
+    auto baked_loops = [&](int nl, const std::function<void()> &body, int u0 = 1, int u1 = 1) {
         Label loops[jit_reorder_desc_t::max_loops];
-        auto k = [&](int l) { return l == nl - 1 ? u0 : 1; };
+        auto k = [&](int l) { return l == nl - 1 ? u0 : l == nl - 2 ? u1 : 1; };
         for (int l = 0; l < nl; ++l) {
             mov(qword[rsp + s_loop + 8 * l], (uint32_t)(d_.loop_n[l] / k(l)));
             L(loops[l]);
@@ -5506,7 +5525,7 @@ void reorder_gen_t::generate() {
         Label lgeneric;
         jump_unless_whole_call(2, lgeneric);
         baked_loops(
-                d_.nloops, [&] { gen_few_b_quad(); }, 4);
+                d_.nloops, [&] { gen_few_b_quad(); }, 4, std::max(d_.few_b_quad_steps, 1));
         jmp(lflat_done, T_NEAR);
         L(lgeneric);
     }
@@ -6960,7 +6979,7 @@ bool jit_few_b_comp(const jit_reorder_desc_t &d, const plan_t &p, const kernel_p
     static const bool on = getenv_int("RELAYOUT_JIT_FEW_B_COMP", 1) != 0; // experiment knob
     if (!on || (!p.s8s8_comp && !p.zp_comp) || d.comp_lanes) return false;
     if (d.isa != cpu_isa_t::avx512_core || d.few_b != 4 || data_type_size(d.ddt) != 1) return false;
-    if (d.in_n != 1 || d.beta != 0.f || d.b_outer || d.pad_b || d.dst_stage_row) return false;
+    if (d.in_n != 1 || d.beta != 0.f) return false;
     const kloop_t &A = kp.micro[0], &B = kp.micro[1];
     if (B.cs != 0 || B.zs != 0) return false;
     if ((p.s8s8_comp && A.cs != 1) || (p.zp_comp && A.zs != 1)) return false;
@@ -6986,6 +7005,28 @@ bool jit_few_b_quads(const jit_reorder_desc_t &d) {
     const int L = d.nloops - 1;
     return d.loop_is[L] == 16 && d.loop_n[L] % 4 == 0 && fits32(4 * d.loop_os[L])
            && fits32(4 * d.is[1]) && fits32(4 * d.loop_cs[L] * 4);
+}
+
+// The quads above took the i quads of a call (the next-outer baked loop,
+// 4 steps of 4 src rows 1 KiB apart in 1024x1024x3x3) outside the O blocks:
+// each step wrote one line in each of 64 O blocks 144 KiB apart, so each
+// O block's 256 contiguous bytes were written in 4 passes over 64 pages,
+// and with compensation each line's sums were read, added and stored
+// back (a load and a store per line). Now each quad step runs four steps
+// of the i quads' loop (unrolled; that loop, or the i quads and hw merged,
+// steps four at a time outside): an O block's lines are written back to
+// back, its byte pair sums add up in words over the steps, and the sums
+// are added once per four. Knob RELAYOUT_JIT_FEW_B_QUAD_STEPS=0: off.
+int jit_few_b_quad_steps(const jit_reorder_desc_t &d) {
+    static const bool on = getenv_int("RELAYOUT_JIT_FEW_B_QUAD_STEPS", 1) != 0; // experiment knob
+    constexpr int S = 4;
+    if (!on || !d.few_b_quads || d.nloops < 2) return 0;
+    const int L = d.nloops - 1;
+    if (d.loop_n[L - 1] % S != 0 || (d.comp_a && d.loop_cs[L - 1] != 0)) return 0;
+    const int64_t ssz = data_type_size(d.sdt), dsz = data_type_size(d.ddt);
+    const bool fit = fits32(S * d.loop_is[L - 1] * ssz + 4 * d.is[1] * ssz)
+                     && fits32(S * d.loop_os[L - 1] * dsz + 4 * d.loop_os[L] * dsz);
+    return fit ? S : 0;
 }
 
 dim_t jit_few_b_comp_span(const kernel_plan_t &kp) {
@@ -7573,6 +7614,33 @@ bool jit_comp_in_kernel(const plan_t &p, const kernel_plan_t &kp) {
     return true;
 }
 
+// Few-B compensation (desc.comp_a) is summed by the few-B tiles, their
+// quads (few_b_quads) and the 16x16 edge tiles only; any other tile, line
+// or staging rule would store lines that nothing sums. So the rules after
+// jit_few_b_comp keep comp_a only where every field they changed (`d`
+// against `before`, the desc when comp_a was chosen) is declared here as
+// summing it or as not choosing tiles; any other rule, present or future,
+// refuses it by default (the driver then sums the dst back, cached).
+bool jit_comp_a_declared(const jit_reorder_desc_t &before, const jit_reorder_desc_t &d) {
+    jit_reorder_desc_t e;
+    std::memcpy(&e, &before, sizeof(e));
+    e.few_b_quads = d.few_b_quads;           // (sums its four lines: gen_few_b_quad)
+    e.few_b_quad_steps = d.few_b_quad_steps; // (... of each step)
+    // Not tiles: the stores' kind, the driver's fence, the baked loops (the
+    // kernel plan's, copied).
+    e.nt = d.nt;
+    e.fence_in_driver = d.fence_in_driver;
+    if (!d.short_copy) e.short_unroll = d.short_unroll; // (1: no short copies)
+    for (int l = 0; l < jit_reorder_desc_t::max_loops; ++l) {
+        e.loop_n[l] = d.loop_n[l];
+        e.loop_is[l] = d.loop_is[l];
+        e.loop_os[l] = d.loop_os[l];
+        e.loop_ss[l] = d.loop_ss[l];
+        e.loop_ds[l] = d.loop_ds[l];
+    }
+    return std::memcmp(&e, &d, sizeof(e)) == 0;
+}
+
 void jit_reorder_desc_init(
         jit_reorder_desc_t &d, cpu_isa_t isa, const plan_t &p, const kernel_plan_t &kp) {
     std::memset(&d, 0, sizeof(d));
@@ -7661,6 +7729,10 @@ void jit_reorder_desc_init(
         for (int l = 0; l < d.nloops; ++l)
             d.loop_cs[l] = p.s8s8_comp ? kp.loops[l].cs : kp.loops[l].zs;
     }
+    // (The rules below keep comp_a only where they declare it: see
+    // jit_comp_a_declared.)
+    jit_reorder_desc_t comp_rules;
+    std::memcpy(&comp_rules, &d, sizeof(d));
     // Streaming stores only as whole 64-byte lines: zmm, or ymm pairs that
     // fill a line back to back (an 8x8 f32 tile whose rows are adjacent).
     // Half lines far apart are 2x slower than cached stores on Zen 4;
@@ -7794,13 +7866,8 @@ void jit_reorder_desc_init(
     d.blk_lines = jit_blk_lines(d, p, kp);
     d.ymm_blk_lines = jit_ymm_blk_lines(d, p, kp);
     d.few_b_quads = jit_few_b_quads(d);
-    // (Few-B compensation: every tile of a call a few-B or a 16x16 one;
-    // otherwise the driver sums the dst back, cached.)
-    if (d.comp_a
-            && (d.flat_a || d.flat_b || d.flat_bytes || d.flat_pairs || d.quad_a || d.quad_bytes
-                    || d.pair_a || d.narrow_rows || d.narrow_half || d.run_deal || d.o8_chunks
-                    || d.byte_tile || d.word_tile || d.word_pair || d.b_outer || d.pad_b
-                    || d.dst_stage_row || d.f32_lines || d.blk_lines || d.packed_rows)) {
+    d.few_b_quad_steps = jit_few_b_quad_steps(d);
+    if (d.comp_a && !jit_comp_a_declared(comp_rules, d)) {
         d.comp_a = false;
         d.nt = false;
     }

@@ -315,6 +315,11 @@ struct jit_reorder_desc_t {
     // each row, byte and word unpacks and a 128-bit lane transpose). See
     // jit_few_b_quads.
     bool few_b_quads;
+    // ... running each quad step for this many steps of the next-outer
+    // baked loop (the i quads), which steps as many at a time: an O
+    // block's lines written back to back, its sums added once (0: one
+    // step). See jit_few_b_quad_steps.
+    int few_b_quad_steps;
     // Streamed 4-byte bit-copy transposes whose B is padded in the dst
     // (nchw -> nChw16c of 3 channels): whole tiles of A and of stored B
     // lanes with padded lanes run as full tiles (rows past the values
@@ -716,6 +721,12 @@ dim_t jit_few_b_comp_span(const kernel_plan_t &kp);
 // baked loop (a multiple of 4 iterations). Knob RELAYOUT_JIT_FEW_B_QUADS=0:
 // off.
 bool jit_few_b_quads(const jit_reorder_desc_t &d);
+int jit_few_b_quad_steps(const jit_reorder_desc_t &d);
+// desc.comp_a stays only where the rules after jit_few_b_comp changed no
+// field of `before` (the desc then) but those declared to sum it or not
+// to choose tiles (few_b_quads, few_b_quad_steps, nt, the driver's fence,
+// the baked loops).
+bool jit_comp_a_declared(const jit_reorder_desc_t &before, const jit_reorder_desc_t &d);
 
 // desc.pad_b of a transpose: AVX-512 streamed 4-byte bit copies, A and B
 // of whole tiles, B's dim padded in the dst.

@@ -49,8 +49,14 @@ struct problem_t {
     rl_dt sdt, ddt;
     const char *stag, *dtag; // string tags (relayout) = oneDNN tags by name
     bool src_scale = false;  // common src scale 0.5
-    bool s8s8_comp = false;  // dst s8s8 compensation, mask 1
+    bool s8s8_comp = false;  // dst s8s8 compensation (comp_mask)
 };
+
+// The compensation mask a user passes for weights (oneDNN's): over O, and
+// over G and O for grouped ones (a dst tag starting with g).
+int comp_mask(const problem_t &pb) {
+    return pb.dtag[0] == 'g' ? 3 : 1;
+}
 
 double seconds(clk::time_point a, clk::time_point b) {
     return std::chrono::duration<double>(b - a).count();
@@ -156,7 +162,7 @@ void bm_reorder(benchmark::State &state, problem_t pb) {
     if (pb.s8s8_comp)
         error::wrap_c_api(
                 relayout_memory_desc_set_extra(const_cast<relayout_memory_desc_t>(dmd.get()),
-                        relayout_extra_flag_compensation_conv_s8s8, 1, 0, 1.f),
+                        relayout_extra_flag_compensation_conv_s8s8, comp_mask(pb), 0, 1.f),
                 "set_extra");
     primitive_attr attr;
     if (pb.src_scale) attr.set_scales(RELAYOUT_ARG_SRC, 0, { 0.5f });
@@ -196,7 +202,7 @@ void bm_reorder(benchmark::State &state, problem_t pb) {
             dnnl::memory::desc ddmd(ddims, to_dnnl(pb.ddt), dnnl_tag(pb.dtag));
             if (pb.s8s8_comp) {
                 ddmd.data.extra.flags = dnnl_memory_extra_flag_compensation_conv_s8s8;
-                ddmd.data.extra.compensation_mask = 1;
+                ddmd.data.extra.compensation_mask = comp_mask(pb);
             }
             dnnl::primitive_attr dattr;
             if (pb.src_scale) dattr.set_output_scales(0, { 0.5f });

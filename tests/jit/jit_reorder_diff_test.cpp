@@ -402,7 +402,8 @@ void case_desc(const jit_case_t &c, cpu_isa_t isa, x64::jit_reorder_desc_t &d) {
     x64::jit_reorder_desc_init(d, isa, p, kp);
 }
 
-// The plan of a case's descriptors (without attributes).
+// The plan of a case's descriptors (with the dst's extras, without
+// attributes).
 void case_plan(const jit_case_t &c, plan_t &p) {
     memory_desc_t smd, dmd;
     ASSERT_EQ(make_md(smd, c, true), status_t::success);
@@ -1006,7 +1007,8 @@ TEST(jit_reorder, NearSrcRowsBOuterPrefetch) {
     }
 }
 
-// The kernel desc the JIT builds for `c` at `isa` (its plan-level choices).
+// The kernel desc the JIT builds for `c` at `isa` (its plan-level choices;
+// the dst's extras, no attributes).
 x64::jit_reorder_desc_t desc_of(const jit_case_t &c, cpu_isa_t isa) {
     x64::jit_reorder_desc_t d;
     std::memset(&d, 0, sizeof(d));
@@ -4662,6 +4664,7 @@ TEST(jit_reorder, FlatRowsToBytes) {
     EXPECT_EQ(desc_of(c, isa).flat_bytes, 0) << c.str();
     c.sdt = relayout_f32;
     c.ddt = relayout_bf16;
+    c.set_comp(0, 0); // (no s8s8 compensation to bf16)
     EXPECT_EQ(desc_of(c, isa).flat_bytes, 0) << c.str();
     c.ddt = relayout_s8;
     EXPECT_EQ(desc_of(c, cpu_isa_t::avx2).flat_bytes, 0) << c.str();
@@ -5287,31 +5290,6 @@ TEST(jit_reorder, FewBBytesPacked) {
     EXPECT_FALSE(x64::jit_few_b_run_loop(isa, p)) << c.str();
 }
 
-// The plan and JIT desc of `c` with its dst compensation (extra flags; no
-// scales or zero points).
-void comp_case_plan(const jit_case_t &c, plan_t &p) {
-    memory_desc_t smd, dmd;
-    ASSERT_EQ(make_md(smd, c, true), status_t::success);
-    ASSERT_EQ(make_md(dmd, c, false), status_t::success);
-    ASSERT_EQ(md_set_extra(dmd, c.extra_flags, c.comp_mask, c.zp_comp_mask, c.scale_adjust),
-            status_t::success);
-    ASSERT_EQ(plan_create(p, smd, dmd, attr_t()), status_t::success);
-}
-x64::jit_reorder_desc_t comp_desc_of(const jit_case_t &c, cpu_isa_t isa) {
-    x64::jit_reorder_desc_t d;
-    std::memset(&d, 0, sizeof(d));
-    plan_t p;
-    kernel_plan_t kp;
-    comp_case_plan(c, p);
-    if (::testing::Test::HasFatalFailure()
-            || kernel_plan_create(kp, p, x64::jit_plan_params(isa, p)) != status_t::success) {
-        ADD_FAILURE() << c.str() << ": no plan";
-        return d;
-    }
-    x64::jit_reorder_desc_init(d, isa, p, kp);
-    return d;
-}
-
 // hwio -> OIhw4i16o4i with s8s8 and / or zero-point compensation (one sum
 // per o): the few-B tiles sum each dst line as they store it, the 16x16
 // edge tiles theirs from the dst, into the call's sums at the tile's o
@@ -5339,7 +5317,7 @@ TEST(jit_reorder, FewBBytesCompensated) {
                 if (ddt == relayout_u8 && (flags & s8s8)) continue; // (s8 dsts only)
                 jit_case_t c = jit_case_t::of(dims, relayout_f32, ddt, "hwio", "OIhw4i16o4i");
                 c.set_comp(flags, 1);
-                const x64::jit_reorder_desc_t d = comp_desc_of(c, isa);
+                const x64::jit_reorder_desc_t d = desc_of(c, isa);
                 EXPECT_EQ(d.few_b, 4) << c.str();
                 EXPECT_TRUE(d.comp_a) << c.str();
                 if (dims[0] % 16 == 0 && dims[1] % 16 == 0) { // (the O blocks baked innermost)
@@ -5360,7 +5338,7 @@ TEST(jit_reorder, FewBBytesCompensated) {
                 EXPECT_FALSE(d.few_b_quads) << c.str();
                 c = jit_case_t::of(dims, ddt, ddt, "hwio", "OIhw4i16o4i");
                 c.set_comp(flags, 1);
-                const x64::jit_reorder_desc_t q = comp_desc_of(c, isa);
+                const x64::jit_reorder_desc_t q = desc_of(c, isa);
                 EXPECT_TRUE(q.comp_a) << c.str();
                 EXPECT_EQ(q.few_b_quads, dims[0] % 64 == 0) << c.str();
                 EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
@@ -5371,7 +5349,7 @@ TEST(jit_reorder, FewBBytesCompensated) {
         c.dtag = "OIhw4i16o4i";
         c.sstrides = { 1, 67, 3 * 32 * 67 + 5, 32 * 67 + 2 };
         c.set_comp(s8s8 | zp, 1);
-        EXPECT_TRUE(comp_desc_of(c, isa).comp_a) << c.str();
+        EXPECT_TRUE(desc_of(c, isa).comp_a) << c.str();
         c.src_scale_mask = 0;
         EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
     }
@@ -5381,7 +5359,7 @@ TEST(jit_reorder, FewBBytesCompensated) {
             jit_case_t c =
                     jit_case_t::of(dims, sdt, relayout_s8, "hwigo", "gOIhw4i16o4i"); // groups
             c.set_comp(s8s8 | zp, 3);
-            EXPECT_TRUE(comp_desc_of(c, isa).comp_a) << c.str();
+            EXPECT_TRUE(desc_of(c, isa).comp_a) << c.str();
             if (sdt == relayout_f32) c.src_scale_mask = 3; // per g and o
             EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
         }
@@ -5391,7 +5369,7 @@ TEST(jit_reorder, FewBBytesCompensated) {
                 { 1024, 1280, 3, 3 }, relayout_f32, relayout_s8, "hwio", "OIhw4i16o4i");
         c.set_comp(s8s8, 1);
         c.src_scale_mask = 1;
-        const x64::jit_reorder_desc_t d = comp_desc_of(c, isa);
+        const x64::jit_reorder_desc_t d = desc_of(c, isa);
         EXPECT_TRUE(d.comp_a && d.nt) << c.str();
         EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
     }
@@ -5399,13 +5377,105 @@ TEST(jit_reorder, FewBBytesCompensated) {
     jit_case_t c =
             jit_case_t::of({ 48, 32, 3, 3 }, relayout_f32, relayout_s8, "hwio", "OIhw4i16o4i");
     c.set_comp(s8s8, 2);
-    EXPECT_FALSE(comp_desc_of(c, isa).comp_a) << c.str();
+    EXPECT_FALSE(desc_of(c, isa).comp_a) << c.str();
     plan_t p;
-    ASSERT_NO_FATAL_FAILURE(comp_case_plan(c, p));
+    ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
     EXPECT_FALSE(x64::jit_few_b_run_loop(isa, p));
     EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
     c.set_comp(s8s8, 1);
-    EXPECT_FALSE(comp_desc_of(c, cpu_isa_t::avx2).comp_a) << c.str();
+    EXPECT_FALSE(desc_of(c, cpu_isa_t::avx2).comp_a) << c.str();
+}
+
+// Few-B compensation is declared by the rules that sum it
+// (jit_comp_a_declared): a field another rule sets after comp_a was chosen
+// refuses it (tiles, lines, stages, prefetches), the declared ones keep it.
+TEST(jit_reorder, FewBCompDeclared) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    jit_case_t c =
+            jit_case_t::of({ 64, 16, 3, 3 }, relayout_s8, relayout_s8, "hwio", "OIhw4i16o4i");
+    c.set_comp(relayout_extra_flag_compensation_conv_s8s8, 1);
+    const x64::jit_reorder_desc_t d = desc_of(c, isa);
+    ASSERT_TRUE(d.comp_a && d.few_b_quads && d.few_b_quad_steps == 4) << c.str();
+    x64::jit_reorder_desc_t before;
+    std::memcpy(&before, &d, sizeof(d)); // (padding too: the check compares bytes)
+    before.few_b_quads = false;
+    before.few_b_quad_steps = 0;
+    before.nt = !d.nt;
+    before.loop_n[0] = 0;
+    EXPECT_TRUE(x64::jit_comp_a_declared(before, d));
+    auto refused = [&](const std::function<void(x64::jit_reorder_desc_t &)> &rule) {
+        x64::jit_reorder_desc_t e;
+        std::memcpy(&e, &d, sizeof(d));
+        rule(e);
+        return !x64::jit_comp_a_declared(d, e);
+    };
+    EXPECT_TRUE(refused([](x64::jit_reorder_desc_t &e) { e.flat_a = 1; }));
+    EXPECT_TRUE(refused([](x64::jit_reorder_desc_t &e) { e.byte_tile = true; }));
+    EXPECT_TRUE(refused([](x64::jit_reorder_desc_t &e) { e.b_outer = true; }));
+    EXPECT_TRUE(refused([](x64::jit_reorder_desc_t &e) { e.dst_stage_row = 64; }));
+    EXPECT_TRUE(refused([](x64::jit_reorder_desc_t &e) { e.pf_ahead = 2; }));
+    EXPECT_TRUE(refused([](x64::jit_reorder_desc_t &e) { e.packed_rows = true; }));
+    EXPECT_FALSE(
+            refused([](x64::jit_reorder_desc_t &e) { e.fence_in_driver = !e.fence_in_driver; }));
+    // The layouts whose kernels sum it keep it; the others do not take it.
+    c.sdt = relayout_f32;
+    EXPECT_TRUE(desc_of(c, isa).comp_a) << c.str();
+    c.stag = "oihw";
+    EXPECT_FALSE(desc_of(c, isa).comp_a) << c.str();
+    c.sdt = relayout_s8;
+    EXPECT_FALSE(desc_of(c, isa).comp_a) << c.str();
+}
+
+// Whole calls of s8 / u8 hwio -> OIhw4i16o4i (few_b_quads) run four i
+// quads inside each step of four O blocks (few_b_quad_steps; the i quads'
+// loop, or i quads and hw merged, steps four at a time; the sums added
+// once per step): bit-exact with and without s8s8 / zero-point
+// compensation, s8 and u8, 1x1 to 5x5, O of 64 .. 256 (80: no quads),
+// padded I (4, 8, 20, 36: the i quads in the driver, one step), odd src
+// row strides, the src ending at a guard page; groups.
+TEST(jit_reorder, FewBQuadSteps) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
+    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
+    uint32_t n = 7300;
+    for (data_type_t dt : { relayout_s8, relayout_u8 })
+        for (const std::vector<dim_t> &dims : std::vector<std::vector<dim_t>>{ { 64, 16, 1, 1 },
+                     { 64, 16, 3, 3 }, { 128, 32, 3, 3 }, { 192, 48, 1, 3 }, { 256, 20, 3, 3 },
+                     { 64, 8, 5, 5 }, { 64, 4, 2, 2 }, { 64, 36, 3, 1 }, { 80, 16, 3, 3 } })
+            for (uint64_t flags : { uint64_t(0), s8s8, zp, s8s8 | zp }) {
+                if (dt == relayout_u8 && (flags & s8s8)) continue; // (s8 dsts only)
+                jit_case_t c = jit_case_t::of(dims, dt, dt, "hwio", "OIhw4i16o4i");
+                if (flags) c.set_comp(flags, 1);
+                const x64::jit_reorder_desc_t d = desc_of(c, isa);
+                const bool quads = dims[0] % 64 == 0;
+                EXPECT_EQ(d.few_b_quads, quads) << c.str();
+                // (I a multiple of 16: the i quads baked)
+                EXPECT_EQ(d.few_b_quad_steps, quads && dims[1] % 16 == 0 ? 4 : 0) << c.str();
+                EXPECT_EQ(d.comp_a, flags != 0) << c.str();
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                c.guard_src = true; // (a read past the last row faults)
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            }
+    {
+        // Odd src row strides (each i row of 128 o 131 elements apart).
+        jit_case_t c = jit_case_t::of({ 128, 32, 3, 3 }, relayout_s8, relayout_s8, "", "");
+        c.dtag = "OIhw4i16o4i";
+        c.sstrides = { 1, 131, 3 * 32 * 131 + 5, 32 * 131 + 3 };
+        c.set_comp(s8s8 | zp, 1);
+        const x64::jit_reorder_desc_t d = desc_of(c, isa);
+        EXPECT_TRUE(d.comp_a && d.few_b_quad_steps == 4) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    }
+    {
+        // Groups (compensation per g and o).
+        jit_case_t c = jit_case_t::of(
+                { 3, 64, 32, 3, 3 }, relayout_s8, relayout_s8, "hwigo", "gOIhw4i16o4i");
+        c.set_comp(s8s8, 3);
+        EXPECT_TRUE(desc_of(c, isa).comp_a) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    }
 }
 
 // Few-B tiles to bf16 / f16 of 2 lanes (hwio -> OIhw8i16o2i: 16 o x 2 i,
@@ -5654,11 +5724,8 @@ TEST(jit_reorder, ShortTilesSplitYmm) {
                  { "oihw", "OIhw8i8o" }, { "OIhw8i8o", "oihw" } }) {
         jit_case_t c = jit_case_t::of(
                 { 1024, 1024, 3, 3 }, relayout_f32, relayout_f32, tags.first, tags.second);
-        memory_desc_t smd, dmd;
-        ASSERT_EQ(make_md(smd, c, true), status_t::success);
-        ASSERT_EQ(make_md(dmd, c, false), status_t::success);
         plan_t p;
-        ASSERT_EQ(plan_create(p, smd, dmd, attr_t()), status_t::success);
+        ASSERT_NO_FATAL_FAILURE(case_plan(c, p));
         const cpu_isa_t isa = cpu_isa_t::avx2;
         kernel_plan_t kp;
         ASSERT_EQ(kernel_plan_create(kp, p, x64::jit_plan_params(isa, p)), status_t::success);

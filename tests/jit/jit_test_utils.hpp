@@ -128,12 +128,17 @@ inline void fill_random(data_type_t dt, void *buf, size_t nelems, std::mt19937 &
     }
 }
 
+// The src or dst descriptor of `c`; the dst with its extras (compensation,
+// scale adjust) where `c.extra_flags` is set.
 inline status_t make_md(memory_desc_t &md, const jit_case_t &c, bool src) {
     const auto &st = src ? c.sstrides : c.dstrides;
     const data_type_t dt = src ? c.sdt : c.ddt;
-    if (!st.empty())
-        return md_init_by_strides(md, (int)c.dims.size(), c.dims.data(), dt, st.data());
-    return md_init_by_tag(md, (int)c.dims.size(), c.dims.data(), dt, src ? c.stag : c.dtag);
+    const status_t s =
+            !st.empty() ? md_init_by_strides(md, (int)c.dims.size(), c.dims.data(), dt, st.data())
+                        : md_init_by_tag(
+                                md, (int)c.dims.size(), c.dims.data(), dt, src ? c.stag : c.dtag);
+    if (s != status_t::success || src || !c.extra_flags) return s;
+    return md_set_extra(md, c.extra_flags, c.comp_mask, c.zp_comp_mask, c.scale_adjust);
 }
 
 // A copy of `v` whose last element ends exactly at a PROT_NONE page, so
@@ -199,10 +204,6 @@ inline ::testing::AssertionResult run_jit_case(const jit_case_t &c, x64::cpu_isa
         return ::testing::AssertionFailure() << "bad src desc: " << last_error_message();
     if (make_md(dmd, c, false) != status_t::success)
         return ::testing::AssertionFailure() << "bad dst desc: " << last_error_message();
-    if (c.extra_flags
-            && md_set_extra(dmd, c.extra_flags, c.comp_mask, c.zp_comp_mask, c.scale_adjust)
-                       != status_t::success)
-        return ::testing::AssertionFailure() << "bad extra: " << last_error_message();
     std::mt19937 rng(seed);
     attr_t attr;
     std::vector<float> ssc = make_scales(c.src_scale_mask, c, rng);
