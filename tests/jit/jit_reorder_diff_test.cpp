@@ -1228,7 +1228,9 @@ TEST(jit_reorder, Bf16WithoutOneMultiply) {
         for (const jit_case_t &sh : shapes) {
             jit_case_t c = sh;
             c.src_bits = bits;
-            if (isa != cpu_isa_t::avx2) EXPECT_TRUE(desc_of(c, isa).narrow_rows) << c.str();
+            if (isa != cpu_isa_t::avx2) {
+                EXPECT_TRUE(desc_of(c, isa).narrow_rows) << c.str();
+            }
             std::string name;
             cpu_isa_t at = isa;
             EXPECT_TRUE(run_jit_case_at(c, at, &name, ++n)) << x64::isa2str(isa);
