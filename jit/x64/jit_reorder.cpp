@@ -522,6 +522,13 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
         prm.tile_b_max = true;
         prm.tile_plane = 64 * 4096;
     }
+    // AVX2 byte lines of far src rows, dst rows of line pairs: two lines
+    // of each dst row per group (jit_ymm_byte_line_pairs).
+    if (jit_ymm_byte_line_pairs(isa, p)) {
+        prm.tile_b = 128;
+        prm.tile_b_max = true;
+        prm.tile_plane = 128 * 512;
+    }
     if (far_rows && jit_far_rows_pair(isa, p)) {
         prm.tile_b = 32;
         prm.tile_plane = jit_far_rows_pair_plane();

@@ -45,6 +45,9 @@ constexpr int s_lines_io = 472; // jit_call_args_t::lines_io
 constexpr int s_stage_ok = 440; // the stage holds the current 64-column group
 constexpr int buf_stage = 512;
 constexpr int stack_bytes_stage = buf_stage + 64 * 64;
+// AVX2 byte tiles of far src rows: a B tile's 16 src lines, after a
+// group's dst lines (jit_ymm_byte_src_stage).
+constexpr int buf_ysrc = buf_stage + 2 * 64 * 64;
 // Transposes staging their dst rows (dst_stage_row): at most this many
 // bytes of the call's dst, at buf_stage.
 constexpr int dst_stage_bytes = 16 * 1024;
@@ -123,6 +126,8 @@ public:
         wstage_ = d.word_tile && d.n[0] >= 32
                   && (d.n[1] == 32 || (d.n[1] == 64 && jit_wide_stage(d)));
         wide_ = stage_ || wstage_ ? jit_wide_stage(d) : 0; // (the same conditions)
+        ysrc_pf_ = jit_ymm_byte_src_stage(d);
+        ylines2_ = d.ymm_small_lines && d.ymm_small == 1 && d.n[1] == 128;
         rows_ = row_tiles(d);
         bytes_ = row_bytes(d);
         row_pf_ = d.nt ? row_bytes_pf_ : 0;
@@ -157,6 +162,13 @@ private:
     // one, the 64-byte groups of stage_src_group; see jit_wide_stage).
     int wide_ = 0;
     void stage_src_wide(int rows, int esz, int64_t isB, bool next_ok, bool stage = true);
+    // AVX2 byte tiles of far src rows: each B tile's 16 src lines staged
+    // (0: not; else 1 + the groups its L2 prefetch runs ahead; see
+    // jit_ymm_byte_src_stage).
+    int ysrc_pf_ = 0;
+    // AVX2 byte lines of 128-lane calls: two lines of each dst row per
+    // group (jit_ymm_byte_line_pairs).
+    bool ylines2_ = false;
     // Interleaves of 64-lane rows (4i16o4i): the four 16-lane tiles of a
     // row unrolled, narrow dst rows assembled on the stack (gen_row_tiles).
     bool rows_ = false;
@@ -2349,15 +2361,23 @@ void reorder_gen_t::gen_ymm_small_tiles() {
     // bytes), each row loaded without reading past it, the dst rows of
     // the columns past it not stored (their zeros add nothing to the
     // compensation).
-    auto tile = [&](int s, bool shifted, const Reg64 *stage = nullptr, int short_a = 0) {
+    // `src_staged`: the src rows at buf_ysrc, 64 bytes apart.
+    // `stage_pitch`: the dst rows' pitch in the stage.
+    auto tile = [&](int s, bool shifted, const Reg64 *stage = nullptr, int short_a = 0,
+                        bool src_staged = false, int stage_pitch = 64) {
         const Reg64 &to = stage ? *stage : rdx;
-        const int64_t pitch = stage ? 64 : osA;
+        const int64_t pitch = stage ? stage_pitch : osA;
         const int64_t so = s * 16, doff = s * TA * pitch;
         for (int r = 0; r < 8; ++r) {
             if (short_a) {
                 load_row_bytes(Xmm(r), row_disp(r) + so, short_a * e);
                 load_row_bytes(Xmm(8 + r), row_disp(8 + r) + so, short_a * e);
                 vinserti128(Ymm(r), Ymm(r), Xmm(8 + r), 1);
+                continue;
+            }
+            if (src_staged) {
+                vmovdqu(Xmm(r), ptr[rsp + buf_ysrc + r * 64 + (int)so]);
+                vinserti128(Ymm(r), Ymm(r), ptr[rsp + buf_ysrc + (8 + r) * 64 + (int)so], 1);
                 continue;
             }
             vmovdqu(Xmm(r), ptr[rcx + row_disp(r) + so]);
@@ -2393,20 +2413,40 @@ void reorder_gen_t::gen_ymm_small_tiles() {
     jge(lbend, T_NEAR);
     jump_if_past(r15, 16, s_v0 + 8, lpart);
     jump_if_past(rax, GA, s_v0, lpart);
-    if (d_.ymm_small_lines) {
-        // A dst line of B lanes (4 byte or 2 word B tiles): the group's GA
-        // dst rows of 64 bytes each complete in the stage (B tiles outer,
-        // as above), then go out as whole lines, streamed when the call
-        // may; one B tile at a time (below) past the call's last line.
-        const int GB = 64 / e;
-        Label lsingle, lbt;
-        jump_if_past(r15, GB, s_v0 + 8, lsingle);
+    // A dst line of B lanes (4 byte or 2 word B tiles; `nl` lines: 2 for
+    // the byte-line pairs of jit_ymm_byte_line_pairs): the group's GA dst
+    // rows of 64 nl bytes each complete in the stage (B tiles outer, as
+    // above), then go out as whole lines, streamed when the call may; to
+    // `lnot` past the call's last lines.
+    auto lines_group = [&](int nl, const Label &lnot) {
+        const int GB = 64 * nl / e, pitch = 64 * nl;
+        Label lbt;
+        jump_if_past(r15, GB, s_v0 + 8, lnot);
         tile_addr();
         lea(rsi, ptr[rsp + buf_stage]);
         mov(ebx, GB / 16);
         L(lbt);
+        if (ysrc_pf_) {
+            // The B tile's 16 src lines (rows 2^k bytes apart, one L1 set:
+            // 16 lines over 8 or 12 ways, evicted before the next of the 4
+            // tiles reads them) copied whole to the stack, and the lines
+            // ysrc_pf_ - 1 groups on prefetched into L2 within the call.
+            for (int r = 0; r < 16; ++r)
+                for (int h = 0; h < 2; ++h) {
+                    const Ymm v((2 * r + h) % 16);
+                    vmovdqu(v, ptr[rcx + row_disp(r) + 32 * h]);
+                    vmovdqu(ptr[rsp + buf_ysrc + r * 64 + 32 * h], v);
+                }
+            if (ysrc_pf_ > 1) {
+                Label lno_pf;
+                jump_if_past(rax, GA * ysrc_pf_, s_v0, lno_pf);
+                for (int r = 0; r < 16; ++r)
+                    prefetcht1(ptr[rcx + row_disp(r) + 64 * (ysrc_pf_ - 1)]);
+                L(lno_pf);
+            }
+        }
         for (int s = 0; s < 4; ++s)
-            tile(s, false, &rsi);
+            tile(s, false, &rsi, 0, ysrc_pf_ != 0, pitch);
         add(rcx, (int)row_disp(16));
         add(rsi, 16 * e);
         dec(ebx);
@@ -2420,9 +2460,9 @@ void reorder_gen_t::gen_ymm_small_tiles() {
             mov(ebx, GA / 4);
             L(lrow);
             for (int k = 0; k < 4; ++k)
-                for (int h = 0; h < 2; ++h) {
-                    const Ymm v(2 * k + h);
-                    const int at = k * 64 + 32 * h;
+                for (int h = 0; h < 2 * nl; ++h) {
+                    const Ymm v((2 * nl * k + h) % 16);
+                    const int at = k * pitch + 32 * h;
                     if (e == 1) {
                         vmovdqu(Xmm(v.getIdx()), ptr[rsi + at]);
                         vinserti128(v, v, ptr[rsi + at + 16], 1);
@@ -2432,13 +2472,22 @@ void reorder_gen_t::gen_ymm_small_tiles() {
                     const Address out = ptr[rdi + k * osA + 32 * h];
                     stream ? vmovntdq(out, v) : vmovdqu(out, v);
                 }
-            add(rsi, 4 * 64);
+            add(rsi, 4 * pitch);
             add(rdi, (int)(4 * osA));
             dec(ebx);
             jnz(lrow, T_NEAR);
         });
         add(r15, GB);
         jmp(lb, T_NEAR);
+    };
+    if (d_.ymm_small_lines) {
+        // (a call's last 64 lanes of line pairs: one line)
+        Label lsingle, lone;
+        if (ylines2_) {
+            lines_group(2, lone);
+            L(lone);
+        }
+        lines_group(1, lsingle);
         L(lsingle);
     }
     tile_addr();
@@ -5230,7 +5279,9 @@ void reorder_gen_t::generate() {
         frame = std::max(frame, buf_stage + (int)(16 * flat_stage_row(d_.flat_bytes)));
     if (d_.ymm_narrow) frame = std::max(frame, buf_stage + 8 * 32); // the first half lines
     if (d_.narrow_half) frame = std::max(frame, buf_stage + 512 * d_.narrow_half); // half rows
-    if (d_.ymm_small_lines) frame = std::max(frame, buf_stage + 64 * 64); // a group's dst lines
+    if (d_.ymm_small_lines) // a group's dst lines
+        frame = std::max(frame, buf_stage + 64 * 64 * (ylines2_ ? 2 : 1));
+    if (ysrc_pf_) frame = std::max(frame, buf_ysrc + 16 * 64); // a B tile's src lines
     if (d_.packed_rows)
         frame = std::max(frame, buf_stage + 17 * 64); // 16 rows, the last one's dead lanes
     // The block lines' staged rows.
@@ -5521,6 +5572,18 @@ int dst_rows_per_l1_set(int64_t pitch, int rows) {
     return most;
 }
 
+// A 1-byte to 1-byte bit copy without compensation or sum, src + dst of
+// the tiles' streaming size or more, whose innermost node (dst-contiguous
+// lanes) has `lanes` or more, from src rows `pitch` bytes or more apart.
+bool streamed_far_byte_rows(const plan_t &p, dim_t lanes, dim_t pitch) {
+    if (!p.bit_copy || data_type_size(p.sdt) != 1 || data_type_size(p.ddt) != 1 || p.s8s8_comp
+            || p.zp_comp || p.beta != 0.f || p.nodes.empty())
+        return false;
+    const node_t &inner = p.nodes.back();
+    return inner.os == 1 && inner.n >= lanes && inner.is >= pitch
+           && size_t(p.nelems()) * 2 >= nt_tiles_threshold_bytes;
+}
+
 } // namespace
 
 // AVX2 8x16 tiles (ymm_b16) whose A is not whole tiles (3x3 weights to
@@ -5607,6 +5670,41 @@ bool jit_ymm_small_lines(const jit_reorder_desc_t &d, size_t bytes) {
            && d.os[0] * e % 64 == 0 && d.n[0] >= GA && d.n[1] >= GB && fits32(GB * d.is[1] * e)
            && fits32(GA * d.os[0] * e)
            && (bytes >= nt_tiles_threshold_bytes || dst_rows_per_l1_set(d.os[0] * e, GA) > 16);
+}
+
+// The byte tiles of those lines whose 16 src rows of a B tile share one
+// L1 set (row pitches of 4 KiB and up: 16 lines over 8 or 12 ways) read
+// each line 16 bytes at a time in 4 tiles, every read after the first a
+// miss: the B tile's lines are copied whole to a stack stage first (two
+// loads and two stores a line), and the tiles read the stage; the lines
+// RELAYOUT_JIT_YMM_SRC_PF (default 2) groups on are prefetched into L2
+// (rows 2^k bytes apart: 64 pages per group, beyond the hardware
+// prefetchers' streams). Knob RELAYOUT_JIT_YMM_SRC_STAGE=0: off.
+int jit_ymm_byte_src_stage(const jit_reorder_desc_t &d) {
+    static const int on = getenv_int("RELAYOUT_JIT_YMM_SRC_STAGE", 1); // experiment knob
+    static const int pf = getenv_int("RELAYOUT_JIT_YMM_SRC_PF", 2);    // experiment knob
+    if (!on || !d.ymm_small_lines || d.ymm_small != 1) return 0;
+    if (dst_rows_per_l1_set(d.is[1], 16) <= 8) return 0;
+    return fits32(16 * d.is[1] + 64 * (pf + 1)) ? 1 + std::max(0, pf) : 0;
+}
+
+// The byte lines' calls of far src rows (a KiB or more apart), streamed,
+// whose dst rows are whole pairs of lines (s8 / u8 ab -> ba 8192^2, nchw
+// -> nhwc of 128, 256, 384 ... channels): 128 lanes and 512 A positions
+// per call, so that a group writes two adjacent lines of each of its 64
+// dst rows instead of one (the AVX-512 byte tiles' jit_byte_rows128).
+// AVX2 cap, 2 threads, noisy Intel host, 3 alternated rounds, calls of 64
+// lanes -> 128 (benchdnn_lite, minimum times): s8 ab -> ba 8192^2
+// 1.2-1.35x, s8 nchw -> nhwc 16x256x64x64 1.3-2x; whole-plane calls of
+// 128 lanes (4096 A positions) ran as the 512. Knob
+// RELAYOUT_JIT_YMM_LINE_PAIRS=0: the 64-lane calls.
+bool jit_ymm_byte_line_pairs(cpu_isa_t isa, const plan_t &p) {
+    static const int knob = getenv_int("RELAYOUT_JIT_YMM_LINE_PAIRS", 1); // experiment knob
+    if (!knob || vector_isa(isa) != cpu_isa_t::avx2 || !streamed_far_byte_rows(p, 128, 1024))
+        return false;
+    for (const auto &nd : p.nodes)
+        if (nd.is == 1 && nd.os % 128 == 0) return true;
+    return false;
 }
 
 bool jit_ymm_word_lines(cpu_isa_t isa, const plan_t &p) {
@@ -7062,13 +7160,8 @@ bool jit_byte_plane_on() {
 }
 
 bool jit_byte_plane_calls(cpu_isa_t isa, const plan_t &p) {
-    if (!jit_byte_plane_on() || isa != cpu_isa_t::avx512_core || !p.bit_copy
-            || data_type_size(p.sdt) != 1 || data_type_size(p.ddt) != 1 || p.s8s8_comp || p.zp_comp
-            || p.beta != 0.f || p.nodes.empty())
-        return false;
-    const node_t &inner = p.nodes.back();
-    const size_t bytes = size_t(p.nelems()) * 2;
-    if (inner.os != 1 || inner.n < 64 || inner.is < 1024 || bytes < nt_tiles_threshold_bytes)
+    if (!jit_byte_plane_on() || isa != cpu_isa_t::avx512_core
+            || !streamed_far_byte_rows(p, 64, 1024))
         return false;
     for (const auto &nd : p.nodes)
         if (nd.is == 1 && nd.os < 1024) return true;

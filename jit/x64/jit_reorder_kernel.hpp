@@ -615,6 +615,14 @@ int jit_ymm_small_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa);
 // dst rows whole lines apart, a full group per call) of `bytes` (src +
 // dst): streamed sizes, or dst rows packed into few L1 sets.
 bool jit_ymm_small_lines(const jit_reorder_desc_t &d, size_t bytes);
+// Byte tiles of those lines whose src rows share L1 sets (pitches of 4
+// KiB and up) stage each B tile's src lines: 0 if not, else 1 + the
+// groups their L2 prefetch runs ahead.
+int jit_ymm_byte_src_stage(const jit_reorder_desc_t &d);
+// AVX2 byte lines of far src rows and dst rows of whole line pairs,
+// streamed: calls of 128 B lanes and 512 A positions (two lines of each
+// dst row per group).
+bool jit_ymm_byte_line_pairs(cpu_isa_t isa, const plan_t &p);
 // AVX2 2-byte bit copies whose far src rows take 16 B lanes per call:
 // a dst line's 32 when the problem is large enough for whole streamed
 // lines (jit_ymm_small_lines).

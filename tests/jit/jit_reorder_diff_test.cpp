@@ -3762,6 +3762,62 @@ TEST(jit_reorder, ByteRows128) {
     });
 }
 
+// AVX2 byte lines of far src rows (1 KiB or more apart) whose dst rows
+// are whole pairs of lines, streamed, take calls of 128 B lanes and 512 A
+// positions, two lines of each dst row per group
+// (jit_ymm_byte_line_pairs); src rows that pack a B tile's 16 lines into
+// one L1 set (pitches of 4 KiB and up) are staged a B tile at a time
+// (jit_ymm_byte_src_stage; not rows 4165 B apart). Whole calls (ab -> ba, nchw -> nhwc of 256
+// channels), a last call of 100 A positions (a partial group), a last
+// call of 69 lanes (one line, then the edges) and of 4 (edges only), odd
+// src strides, padded dst rows, 384 channels on 97 x 113 planes
+// (unstaged src rows), the src ending at a guard page; s8 and u8 in turn.
+// Bit-exact, and the rule on AVX2 only: not for dst rows of 200 B or
+// padded to 4160 B (not line pairs), src rows under 1 KiB apart, nor
+// below the streaming size.
+TEST(jit_reorder, YmmByteLinePairs) {
+    struct case_t {
+        rule_case_t r;
+        int64_t staged; // the src stage's jit_ymm_byte_src_stage on AVX2
+    };
+    const std::vector<case_t> cases = {
+        { { { 4096, 4100 }, "ab", "ba", {}, true }, 3 },
+        { { { 4196, 4165 }, "ab", "", {}, true, { 1, 4224 } }, 0 },
+        { { { 4096, 4100 }, "ab", "", { 4103, 1 }, true, { 1, 4224 } }, 3 },
+        { { { 16, 256, 64, 64 }, "nchw", "nhwc", {}, true }, 3 },
+        { { { 4, 384, 97, 113 }, "nchw", "nhwc", {}, true }, 0 },
+        { { { 9, 200, 97, 113 }, "nchw", "nhwc", {}, false }, 0 },
+        { { { 4096, 4100 }, "ab", "", {}, false, { 1, 4160 } }, 3 },
+        { { { 17000, 1000 }, "ab", "ba", {}, false }, 0 },
+        { { { 4, 256, 64, 64 }, "nchw", "nhwc", {}, false }, 0 },
+    };
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        const bool y = isa == cpu_isa_t::avx2;
+        for (const auto &yc : cases) {
+            jit_case_t c = case_of(yc.r, ++n % 2 ? relayout_s8 : relayout_u8);
+            plan_t p;
+            case_plan(c, p);
+            const bool rule = y && yc.r.rule;
+            EXPECT_EQ(x64::jit_ymm_byte_line_pairs(isa, p), rule) << c.str();
+            const x64::jit_reorder_desc_t d = desc_of(c, isa);
+            if (rule) {
+                EXPECT_EQ(d.n[0], 512) << c.str();
+                EXPECT_EQ(d.n[1], 128) << c.str();
+                EXPECT_TRUE(d.ymm_small_lines && d.nt) << c.str();
+            }
+            if (y) {
+                EXPECT_EQ(x64::jit_ymm_byte_src_stage(d), d.ymm_small_lines ? yc.staged : 0)
+                        << c.str();
+            }
+            if (!y) continue; // (other byte tiles: ByteRows128, BytePlanePairs)
+            c.guard_src = n % 3 == 0;
+            EXPECT_TRUE(run_jit_case(c, isa));
+        }
+    }
+}
+
 // The desc of a whole-plane byte call (`plane`: 4096 A positions, the
 // wide stage) of 64 lanes, or of 128 (`pairs`: two tiles per A tile,
 // byte_pair); not a plane call: fewer A positions (AVX-512).
