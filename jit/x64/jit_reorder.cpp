@@ -579,6 +579,12 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     // (Run tiles: calls of more than one block, jit_run_deal_min_call.)
     if (const dim_t run_call = jit_run_deal_min_call(isa, p))
         prm.min_tile_call = std::max(prm.min_tile_call, run_call);
+    // (The flattened quad tiles of OIhw16i16o weights: calls of up to 32
+    // (O, I) blocks, jit_o16_block_call.)
+    if (const dim_t o16_call = jit_o16_block_call(isa, p)) {
+        prm.min_tile_call = std::max(prm.min_tile_call, o16_call);
+        prm.tile_call_max = o16_call;
+    }
     // AVX-512 f32 bit copies: the copy's run blocks likewise (hwio ->
     // OIhw16i16o 3x3: consecutive calls read the next line of the same src
     // rows, not one line of each of 144 new ones), and f32 conversions to

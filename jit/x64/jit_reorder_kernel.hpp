@@ -447,6 +447,12 @@ dim_t jit_min_tile_call();
 // of I blocks). Knob RELAYOUT_JIT_RUN_CALL: elements, 0 = off.
 dim_t jit_run_deal_min_call(cpu_isa_t isa, const plan_t &p);
 
+// kernel_plan_params_t::min_tile_call and tile_call_max of AVX-512 f32
+// bit copies from plain oihw / goihw to OIhw16i16o (the flattened
+// short-A tiles, jit_flat_a_tiles): calls of up to
+// RELAYOUT_JIT_O16_BLOCKS (O, I) blocks, elements (0: none).
+dim_t jit_o16_block_call(cpu_isa_t isa, const plan_t &p);
+
 // AVX2 8x16 tiles whose last A tile is shifted back: only its new rows
 // stored.
 bool jit_ymm_shift_new_rows(const jit_reorder_desc_t &d);

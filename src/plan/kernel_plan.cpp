@@ -434,7 +434,9 @@ status_t kernel_plan_create(
                                                  && params.split_interleaves)
                                                  || (tiles && work < params.min_tile_call);
             if (!split) break;
-            dim_t b = params.bake_limit / work;
+            const dim_t limit = tiles && !as_copy && params.tile_call_max ? params.tile_call_max
+                                                                          : params.bake_limit;
+            dim_t b = limit / work;
             while (b > 1 && l.n % b != 0)
                 --b;
             const dim_t outer = l.n / b;

@@ -64,6 +64,7 @@ struct kernel_plan_params_t {
     dim_t bake_limit = 32768;    // elements of a kernel call (target)
     dim_t min_call = 2048;       // below: a loop too long to bake is split
     dim_t min_tile_call = 0;     // ... the same for tiles (0: tiles keep their call shapes)
+    dim_t tile_call_max = 0;     // ... their split calls' size (0: bake_limit)
     int max_loops = 3;           // baked loops
     dim_t min_driver = 16;       // iterations the driver keeps for threading
     bool a_run_loop = false;     // transposes: the loop continuing A's src run baked innermost

@@ -2915,6 +2915,63 @@ TEST(jit_reorder, OLinesCachedSize) {
     }
 }
 
+// AVX-512 f32 plain weights to OIhw16i16o (the flattened short-A tiles
+// with quad loads; jit_o16_block_call, knob RELAYOUT_JIT_O16_BLOCKS,
+// default 32): a call takes a block of up to 32 I blocks (the largest
+// divisor of their count), not one; streamed, the rows' L2 prefetch runs
+// on through the call's blocks. Bit-exact: 3x3, 4x4 (whole A tiles), 5x5,
+// goihw, padded O (edge calls), padded I (checked: the driver keeps the
+// i loop, no flattened tiles, as before), odd src strides, the src
+// ending at a guard page.
+TEST(jit_reorder, O16BlockCalls) {
+    if (!x64::isa_allowed(cpu_isa_t::avx512_core)) GTEST_SKIP() << "no AVX-512";
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    const bool on = getenv_int("RELAYOUT_JIT_O16_BLOCKS", 32) > 0;
+    struct block_case_t {
+        std::vector<dim_t> dims;
+        const char *stag, *dtag;
+        const char *loops; // the baked I blocks: count, src and dst strides (nullptr: none)
+        bool pf;           // streamed, prefetching through the blocks
+    };
+    const block_case_t cases[] = { { { 512, 1024, 3, 3 }, "oihw", "OIhw16i16o",
+                                           "[32 144 2304 d1*16]", false },
+        { { 1024, 768, 3, 3 }, "oihw", "OIhw16i16o", "[24 144 2304 d1*16]", true },
+        { { 1000, 768, 3, 3 }, "oihw", "OIhw16i16o", "[24 144 2304 d1*16]", true }, // edge calls
+        { { 1000, 760, 3, 3 }, "oihw", "OIhw16i16o", nullptr, false }, // padded I: checked
+        { { 1024, 528, 4, 4 }, "oihw", "OIhw16i16o", "[11 256 4096 d1*16]", true },
+        { { 256, 256, 5, 5 }, "oihw", "OIhw16i16o", "[16 400 6400 d1*16]", false },
+        { { 8, 256, 384, 3, 3 }, "goihw", "gOIhw16i16o", "[24 144 2304 d2*16]", true } };
+    uint32_t seed = 1900;
+    for (const block_case_t &bc : cases) {
+        jit_case_t c = jit_case_t::of(bc.dims, relayout_f32, relayout_f32, bc.stag, bc.dtag);
+        std::string kplan;
+        case_kplan(c, isa, kplan);
+        const size_t at = kplan.find("loops:");
+        const char *want = !bc.loops ? "loops: driver:" : on ? bc.loops : "loops:[16 ";
+        EXPECT_EQ(kplan.find(want), bc.loops && on ? at + 6 : at) << c.str() << ": " << kplan;
+        x64::jit_reorder_desc_t d;
+        ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+        if (bc.loops) {
+            EXPECT_TRUE(d.quad_ld && d.flat_a) << c.str();
+            EXPECT_EQ(d.nt, bc.pf) << c.str();
+            EXPECT_EQ(d.flat_pf != 0, bc.pf) << c.str();
+        }
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed)) << c.str();
+    }
+    // Odd src strides (o rows of 256 x 9 + 7 elements), the src ending at a
+    // guard page (the prefetch past the last rows must not fault).
+    jit_case_t c =
+            jit_case_t::of({ 256, 256, 3, 3 }, relayout_f32, relayout_f32, "oihw", "OIhw16i16o");
+    c.sstrides = { 256 * 9 + 7, 9, 3, 1 };
+    std::string kplan;
+    case_kplan(c, isa, kplan);
+    if (on) EXPECT_NE(kplan.find("loops:[16 144 2304 d1*16]"), std::string::npos) << kplan;
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed)) << c.str();
+    c = jit_case_t::of({ 1024, 768, 3, 3 }, relayout_f32, relayout_f32, "oihw", "OIhw16i16o");
+    c.guard_src = true;
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed)) << c.str();
+}
+
 // The copy kernel keeps a scale that is constant along its vectors in a
 // register, broadcast once per run of the micro node: a scale per row
 // must be broadcast again for every row of the baked loops and of the
