@@ -917,6 +917,7 @@ private:
     void few_b_comp(const Zmm &line);
     void gen_few_b_quad();
     void few_b_quad_lines(int64_t soff, int64_t doff, int64_t osL, bool first);
+    static constexpr int few_b_ones_ = 18; // gen_few_b_quad's byte ones (zmm)
     void few_b_comp_dst();
     Label c_few_idx_; // gen_few_b_tile: the permute indices
     void generate();
@@ -3955,7 +3956,7 @@ void reorder_gen_t::gen_few_b_quad() {
     const int S = std::max(d_.few_b_quad_steps, 1);
     const int64_t isS = S > 1 ? d_.loop_is[L - 1] * ssz_ : 0;
     const int64_t osS = S > 1 ? d_.loop_os[L - 1] * dsz_ : 0;
-    const Zmm ones(18), ones16(19), t(12);
+    const Zmm ones(few_b_ones_), ones16(19);
     if (d_.comp_a) {
         // (few_b_comp's sums, the constants and the pointer loaded once)
         vmovdqu32(ones, ptr[rip + c_ones8_]);
@@ -3976,7 +3977,8 @@ void reorder_gen_t::gen_few_b_quad() {
 
 // One step of gen_few_b_quad: src rows at r8 + soff, the four lines at r9
 // + doff + j osL; desc.comp_a: their byte pairs' word sums into zmm 8 + j
-// (`first`: set).
+// (`first`: set; zmm 12 scratch, the ones at few_b_ones_, loaded by
+// gen_few_b_quad).
 void reorder_gen_t::few_b_quad_lines(int64_t soff, int64_t doff, int64_t osL, bool first) {
     for (int b = 0; b < 4; ++b)
         vmovdqu8(Zmm(b), ptr[r8 + (int)(soff + b * d_.is[1])]);
@@ -4001,7 +4003,7 @@ void reorder_gen_t::few_b_quad_lines(int64_t soff, int64_t doff, int64_t osL, bo
     vshufi64x2(Zmm(3), Zmm(5), Zmm(7), 0xdd);
     if (d_.comp_a)
         for (int j = 0; j < 4; ++j)
-            byte_pair_sums(Zmm(8 + j), Zmm(12), Zmm(18), Zmm(j), first);
+            byte_pair_sums(Zmm(8 + j), Zmm(12), Zmm(few_b_ones_), Zmm(j), first);
     stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
         for (int j = 0; j < 4; ++j) {
             const Address a = ptr[r9 + (int)(doff + j * osL)];

@@ -678,8 +678,6 @@ TEST(jit_reorder, YmmNarrowRows) {
 // O and I padded (33, 70: a transpose of 4 i lanes, not taken); the desc
 // takes them on AVX2.
 TEST(jit_reorder, YmmNarrowRowsInterleave) {
-    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
-    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
     int n = 0;
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
@@ -3065,7 +3063,6 @@ TEST(jit_reorder, NoScaleReadsForPaddedRows) {
 // padded O, grouped weights (mask g|o) and compensation. (A padded I
 // folded level is not an interleave at all.)
 TEST(jit_reorder, PerChannelScalesInterleave) {
-    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
     int n = 0;
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
@@ -3111,8 +3108,6 @@ TEST(jit_reorder, PerChannelScalesInterleave) {
 // driver padding), bit copies and conversions, scales per o, both
 // compensations, both ISAs; the strategy must be the interleave.
 TEST(jit_reorder, OneByOneInterleave) {
-    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
-    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
     int n = 0;
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
@@ -3158,8 +3153,6 @@ void run_grouped_and_matmul(cpu_isa_t isa, data_type_t sdt, uint64_t flags,
 }
 
 TEST(jit_reorder, Compensation) {
-    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
-    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
     const uint64_t sa = relayout_extra_flag_scale_adjust;
     int n = 0;
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
@@ -3229,7 +3222,7 @@ TEST(jit_reorder, YmmSmallTiles) {
         jit_case_t c = jit_case_t::of({ 300, 100 }, relayout_f32, relayout_f32, "ab", "ba");
         EXPECT_EQ(desc_of(c, isa).ymm_small, 0) << c.str();
         c = jit_case_t::of({ 64, 48, 3, 3 }, relayout_s8, relayout_s8, "oihw", "OIhw4i16o4i");
-        c.set_comp(relayout_extra_flag_compensation_conv_s8s8, 1);
+        c.set_comp(s8s8, 1);
         EXPECT_TRUE(run_jit_case(c, isa));
     }
 }
@@ -3290,8 +3283,6 @@ TEST(jit_reorder, YmmSmallLines) {
 // and both; A of whole tiles, with an edge (5x5, 4x5: 25, 20), B padded
 // (O = 20, 33; I = 10, 70), 8-lane o blocks (2i8o4i).
 TEST(jit_reorder, YmmSmallTilesCompensation) {
-    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
-    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
     int n = 0;
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
@@ -3320,8 +3311,6 @@ TEST(jit_reorder, YmmSmallTilesCompensation) {
 // that must stay untouched, padded O and I, with the compensation (s8s8,
 // zero points).
 TEST(jit_reorder, YmmSmallShortA) {
-    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
-    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
     int n = 0;
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
@@ -3384,8 +3373,6 @@ TEST(jit_reorder, YmmSmallShortA) {
 // per lane on 32-bit tiles) with s8s8 and zero points (s8 dsts only:
 // descriptors refuse compensation on u8).
 TEST(jit_reorder, ByteTilesAndShiftedTiles) {
-    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
-    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
     int n = 0;
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
@@ -4308,8 +4295,6 @@ TEST(jit_reorder, YmmBlockLines) {
 // per-o and dst scales, zero points, both compensations, several source
 // types; large problems for the streaming stores and the src prefetch.
 TEST(jit_reorder, RowTiles) {
-    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
-    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
     int n = 0;
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
@@ -4446,8 +4431,6 @@ TEST(jit_reorder, ShortATileRows) {
 // src strides (lines not 64-byte aligned; an i stride of 17: no lines),
 // both compensations; a streamed problem (26 MB) with and without s8s8.
 TEST(jit_reorder, ByteLinesInterleave) {
-    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
-    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
     const cpu_isa_t isa = cpu_isa_t::avx512_core;
     if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
     int n = 0;
@@ -4496,8 +4479,6 @@ TEST(jit_reorder, ByteLinesInterleave) {
 // prefetch two calls ahead through the split (3x3: the flattened rows).
 // Both ISAs, bit-exact, with s8s8 and zero-point compensation and scales.
 TEST(jit_reorder, SplitInterleaveCalls) {
-    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
-    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
     int n = 0;
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
@@ -4591,7 +4572,7 @@ TEST(jit_reorder, ShortAUnmaskedRows) {
         c.src_scale_mask = 1;
         EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n)) << c.str();
         c = jit_case_t::of(dims, relayout_s8, relayout_s8, "oihw", "OIhw16i16o");
-        c.set_comp(relayout_extra_flag_compensation_conv_s8s8, 1);
+        c.set_comp(s8s8, 1);
         EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n)) << c.str();
     }
     // Gaps between the src rows (the extra lanes read them) and odd row
@@ -4654,8 +4635,6 @@ TEST(jit_reorder, ShortAUnmaskedRows) {
 TEST(jit_reorder, FlatRowsToBytes) {
     const cpu_isa_t isa = cpu_isa_t::avx512_core;
     if (!x64::isa_allowed(isa)) GTEST_SKIP() << "avx512_core not available";
-    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
-    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
     int n = 0;
     jit_case_t c;
     c.stag = "oihw";
@@ -4952,8 +4931,6 @@ bool driver_innermost(const jit_case_t &k, cpu_isa_t at, const char *dim = " d0*
 TEST(jit_reorder, AvxBlocksInner) {
     const cpu_isa_t isa = cpu_isa_t::avx2;
     if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
-    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
-    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
     jit_case_t c =
             jit_case_t::of({ 1000, 1000, 3, 3 }, relayout_f32, relayout_s8, "hwio", "OIhw4i16o4i");
     EXPECT_TRUE(driver_innermost(c, isa)) << c.str();
@@ -5007,9 +4984,7 @@ TEST(jit_reorder, CvtABlocksInner) {
     jit_case_t c =
             jit_case_t::of({ 1024, 200, 2, 5 }, relayout_f32, relayout_s8, "hwio", "OIhw4i16o4i");
     c.src_scale_mask = 0;
-    c.set_comp(relayout_extra_flag_compensation_conv_s8s8
-                       | relayout_extra_flag_compensation_conv_asymmetric_src,
-            1);
+    c.set_comp(s8s8 | zp, 1);
     // (Not driver_innermost: the o loop is baked, jit_few_b_run_loop, with
     // the compensation too; FewBBytesCompensated.)
     EXPECT_FALSE(driver_innermost(c, isa)) << c.str();
@@ -5366,8 +5341,6 @@ TEST(jit_reorder, FewBBytesPacked) {
 TEST(jit_reorder, FewBBytesCompensated) {
     const cpu_isa_t isa = cpu_isa_t::avx512_core;
     if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
-    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
-    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
     const std::vector<uint32_t> bits = f32_pattern_classes();
     uint32_t n = 7100;
     for (data_type_t ddt : { relayout_s8, relayout_u8 })
@@ -5455,7 +5428,7 @@ TEST(jit_reorder, FewBCompDeclared) {
     if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
     jit_case_t c =
             jit_case_t::of({ 64, 16, 3, 3 }, relayout_s8, relayout_s8, "hwio", "OIhw4i16o4i");
-    c.set_comp(relayout_extra_flag_compensation_conv_s8s8, 1);
+    c.set_comp(s8s8, 1);
     const x64::jit_reorder_desc_t d = desc_of(c, isa);
     ASSERT_TRUE(d.comp_a && d.few_b_quads && d.few_b_quad_steps == 4) << c.str();
     x64::jit_reorder_desc_t before;
@@ -5498,8 +5471,6 @@ TEST(jit_reorder, FewBCompDeclared) {
 TEST(jit_reorder, FewBQuadSteps) {
     const cpu_isa_t isa = cpu_isa_t::avx512_core;
     if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
-    const uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
-    const uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
     uint32_t n = 7300;
     for (data_type_t dt : { relayout_s8, relayout_u8 })
         for (const std::vector<dim_t> &dims : std::vector<std::vector<dim_t>>{ { 64, 16, 1, 1 },

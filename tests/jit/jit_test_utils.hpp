@@ -25,6 +25,10 @@ namespace relayout {
 namespace impl {
 namespace test {
 
+// The dst compensation flags the int8 weight cases set in extra_flags.
+constexpr uint64_t s8s8 = relayout_extra_flag_compensation_conv_s8s8;
+constexpr uint64_t zp = relayout_extra_flag_compensation_conv_asymmetric_src;
+
 struct jit_case_t {
     std::vector<dim_t> dims;
     data_type_t sdt = relayout_f32, ddt = relayout_f32;
