@@ -920,6 +920,8 @@ private:
     static constexpr int few_b_ones_ = 18; // gen_few_b_quad's byte ones (zmm)
     void few_b_comp_dst();
     Label c_few_idx_; // gen_few_b_tile: the permute indices
+    void gen_lane_tile();
+    void lane_tiles_comp(bool flush);
     void generate();
     void emit_constants();
 };
@@ -4033,6 +4035,50 @@ void reorder_gen_t::few_b_comp_dst() {
     few_b_comp(Zmm(16));
 }
 
+// A lane tile (desc.lane_tiles): 64 bytes of each of the 16 B rows (o)
+// at r8, dword j = 4-lane group (r, q) of step r of the run's loop and
+// step q of the innermost one, transposed so that zmm j is the dst line
+// at r9 + r osR + q 64 (16 o x 4 i). The compensation's byte pairs are
+// summed in words over the 16 lines (16 x 2 x 255 fits), then into the
+// call's per-o dwords in zmm 20 (lane_tiles_comp).
+void reorder_gen_t::gen_lane_tile() {
+    const int L = d_.nloops - 1, r = jit_lane_tiles_loop(d_);
+    // (r < 0: 16 steps of the innermost loop, one line each)
+    const int64_t nq = r >= 0 ? d_.loop_n[L] : 16, osR = r >= 0 ? d_.loop_os[r] * dsz_ : 0;
+    for (int b = 0; b < 16; ++b)
+        quad_tile_row(b, r8 + (int)(b * d_.is[1] * ssz_));
+    quad_tile_transpose();
+    if (comp_) {
+        for (int j = 0; j < 16; ++j)
+            byte_pair_sums(Zmm(21), Zmm(22), Zmm(23), Zmm(j), j == 0);
+        vpmaddwd(Zmm(21), Zmm(21), Zmm(24));
+        vpaddd(Zmm(20), Zmm(20), Zmm(21));
+    }
+    stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
+        for (int j = 0; j < 16; ++j) {
+            const Address a = ptr[r9 + (int)(j / nq * osR + j % nq * 64)];
+            stream ? vmovntdq(a, Zmm(j)) : vmovdqu8(a, Zmm(j));
+        }
+    });
+}
+
+// The lane tiles' per-o sums (zmm 20; constants in zmm 23, 24): cleared
+// before a call's tiles, added to its 4-lane group sums after them
+// (`flush`; every lane tile call is one whole B tile: b0 = 0).
+void reorder_gen_t::lane_tiles_comp(bool flush) {
+    if (!comp_) return;
+    if (!flush) {
+        vpxord(Zmm(20), Zmm(20), Zmm(20));
+        vmovdqu32(Zmm(23), ptr[rip + c_ones8_]);
+        vmovdqu32(Zmm(24), ptr[rip + c_ones16_]);
+        return;
+    }
+    mov(r14, qword[rsp + s_comp]);
+    const Address sums = ptr[r14 + (int)(d_.comp_nl * 4)];
+    vpaddd(Zmm(20), Zmm(20), sums);
+    vmovdqu32(sums, Zmm(20));
+}
+
 // 2-byte dsts (bf16 / f16, B = 2: hwio -> OIhw8i16o2i): the two rows'
 // words paired into the dwords of zmm 0 (word_pair), the dst line of the
 // tile's 16 positions.
@@ -5528,6 +5574,25 @@ void reorder_gen_t::generate() {
         jump_unless_whole_call(2, lgeneric);
         baked_loops(
                 d_.nloops, [&] { gen_few_b_quad(); }, 4, std::max(d_.few_b_quad_steps, 1));
+        jmp(lflat_done, T_NEAR);
+        L(lgeneric);
+    }
+    if (d_.lane_tiles) {
+        // (the tile's steps of the loop continuing the rows' run)
+        Label lgeneric;
+        jump_unless_whole_call(2, lgeneric);
+        quad_tile_masks();
+        lane_tiles_comp(false);
+        const int r = jit_lane_tiles_loop(d_), k = d_.lane_tiles;
+        if (r < 0) // (16 steps of the innermost loop per tile)
+            baked_loops(
+                    d_.nloops, [&] { gen_lane_tile(); }, 16);
+        else {
+            const int nl = d_.nloops - 1; // (the tile spans the innermost loop)
+            baked_loops(
+                    nl, [&] { gen_lane_tile(); }, r == nl - 1 ? k : 1, r == nl - 2 ? k : 1);
+        }
+        lane_tiles_comp(true);
         jmp(lflat_done, T_NEAR);
         L(lgeneric);
     }
@@ -7059,6 +7124,42 @@ int jit_few_b_quad_steps(const jit_reorder_desc_t &d) {
     return fit ? S : 0;
 }
 
+// ohwi -> OIhw4i16o4i (s8 / u8 bit copies, i innermost in the src): the
+// 4 i of a dst dword are one src dword, so each call (16 o rows 9 KiB
+// apart, a virtual A) assembled every 64-byte dst line from 16 dword
+// inserts (gen_lanes), and summed its compensation per line. A dst line
+// of the i quads' loop (the innermost, a dword on in each row) is one
+// column of 16 o rows' dwords: 16 consecutive dwords of each row, 64
+// bytes (the i quads and as many I blocks: the loop continuing the run),
+// are 16 lines at once, one 16 x 16 dword transpose (the quad loads'
+// half, quad_tile_*). Knob RELAYOUT_JIT_LANE_TILES=0: off.
+int jit_lane_tiles_loop(const jit_reorder_desc_t &d) {
+    const int L = d.nloops - 1;
+    const int64_t nq = d.loop_n[L];
+    if (nq % 16 == 0) return -1;
+    for (int r = L - 1; r >= std::max(0, L - 2); --r)
+        if (d.loop_is[r] == 4 * nq && d.loop_n[r] % (16 / nq) == 0) return r;
+    return -2;
+}
+
+int jit_lane_tiles(const jit_reorder_desc_t &d) {
+    static const bool on = getenv_int("RELAYOUT_JIT_LANE_TILES", 1) != 0; // experiment knob
+    if (!on || d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::interleave)
+        return 0;
+    if (!d.bit_copy || data_type_size(d.sdt) != 1 || d.n[0] != 1 || d.in_n != 4 || d.in_is != 1
+            || d.n[1] != 16 || (d.comp_lanes && !d.comp_group) || d.comp_a || d.nloops < 1)
+        return 0;
+    const int L = d.nloops - 1;
+    const int64_t nq = d.loop_n[L];
+    if (d.loop_is[L] != 4 || d.loop_os[L] != 64 || nq < 1 || (16 % nq != 0 && nq % 16 != 0))
+        return 0;
+    const int r = jit_lane_tiles_loop(d);
+    if (r == -2) return 0;
+    const int k = r < 0 ? 1 : (int)(16 / nq);
+    const bool fit = fits32(15 * d.is[1] + 64) && (r < 0 || fits32(k * d.loop_os[r] + 16 * 64));
+    return fit ? k : 0;
+}
+
 dim_t jit_few_b_comp_span(const kernel_plan_t &kp) {
     dim_t span = round_up<dim_t>(kp.micro[0].n, 16);
     for (const kloop_t &l : kp.loops)
@@ -7897,6 +7998,7 @@ void jit_reorder_desc_init(
     d.ymm_blk_lines = jit_ymm_blk_lines(d, p, kp);
     d.few_b_quads = jit_few_b_quads(d);
     d.few_b_quad_steps = jit_few_b_quad_steps(d);
+    d.lane_tiles = jit_lane_tiles(d);
     if (d.comp_a && !jit_comp_a_declared(comp_rules, d)) {
         d.comp_a = false;
         d.nt = false;
