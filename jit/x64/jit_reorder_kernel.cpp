@@ -921,6 +921,7 @@ private:
     void few_b_comp_dst();
     Label c_few_idx_; // gen_few_b_tile: the permute indices
     void gen_lane_tile();
+    void lane_cvt_tile();
     void lane_tiles_comp(bool flush);
     void generate();
     void emit_constants();
@@ -1024,7 +1025,7 @@ void reorder_gen_t::emit_constants() {
             dd(uint32_t(((l - c + 8) * fb) % 8));
         });
     table(c_ysm_col_, 256, [&](int i) { db(ysm_col_[i / 32][i % 32 / 16]); });
-    if (((d_.byte_tile || bytes_ || d_.flat_bytes || d_.ymm_small || d_.ymm_narrow)
+    if (((d_.byte_tile || bytes_ || d_.flat_bytes || d_.ymm_small || d_.ymm_narrow || d_.lane_tiles)
                 && d_.comp_lanes)
             || d_.comp_a) {
         u(c_ones8_, 0x01010101);
@@ -4045,26 +4046,75 @@ void reorder_gen_t::gen_lane_tile() {
     const int L = d_.nloops - 1, r = jit_lane_tiles_loop(d_);
     // (r < 0: 16 steps of the innermost loop, one line each)
     const int64_t nq = r >= 0 ? d_.loop_n[L] : 16, osR = r >= 0 ? d_.loop_os[r] * dsz_ : 0;
-    for (int b = 0; b < 16; ++b)
-        quad_tile_row(b, r8 + (int)(b * d_.is[1] * ssz_));
-    quad_tile_transpose();
+    // zmm j holds group g(j) (lane_cvt_tile: the packs' order).
+    const bool cvt = !d_.bit_copy;
+    auto group = [&](int j) { return cvt ? 4 * (j % 4) + j / 4 : j; };
+    if (cvt) {
+        lane_cvt_tile();
+    } else {
+        for (int b = 0; b < 16; ++b)
+            quad_tile_row(b, r8 + (int)(b * d_.is[1] * ssz_));
+        quad_tile_transpose();
+    }
     if (comp_) {
+        // (lane_cvt_tile's transpose clobbers zmm 16 .. 31: its tiles add
+        // their sums to the call's at once)
+        if (cvt) {
+            vmovdqu32(Zmm(23), ptr[rip + c_ones8_]);
+            vmovdqu32(Zmm(24), ptr[rip + c_ones16_]);
+        }
         for (int j = 0; j < 16; ++j)
             byte_pair_sums(Zmm(21), Zmm(22), Zmm(23), Zmm(j), j == 0);
         vpmaddwd(Zmm(21), Zmm(21), Zmm(24));
-        vpaddd(Zmm(20), Zmm(20), Zmm(21));
+        if (cvt) {
+            vmovdqa32(Zmm(20), Zmm(21));
+            lane_tiles_comp(true);
+        } else {
+            vpaddd(Zmm(20), Zmm(20), Zmm(21));
+        }
     }
     stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
         for (int j = 0; j < 16; ++j) {
-            const Address a = ptr[r9 + (int)(j / nq * osR + j % nq * 64)];
+            const int64_t g = group(j);
+            const Address a = ptr[r9 + (int)(g / nq * osR + g % nq * 64)];
             stream ? vmovntdq(a, Zmm(j)) : vmovdqu8(a, Zmm(j));
         }
     });
 }
 
+// The f32 -> s8 / u8 lane tile: each o row's 64 floats (4 vectors at r8
+// + b is[1], scaled by its o's scale) converted and narrowed by saturating
+// packs into zmm b, dword 4 l + m of which is group 4 m + l (128-bit lane
+// l of vector m), then one 16 x 16 dword transpose (zmm j: dword j of
+// every row). The pipeline is row_byte_groups' (only the upper clamp
+// before the packs), so the values are the reference's.
+void reorder_gen_t::lane_cvt_tile() {
+    mov(rsi, r10);
+    mov(rdi, r11);
+    const row_lanes_t saved = begin_row_bytes();
+    const bool sgn = d_.ddt == relayout_s8;
+    for (int b = 0; b < 16; ++b) {
+        if (d_.src_scale && d_.ss[1] != 0) {
+            // (expanded: the o's scale at lane 4 b)
+            vbroadcastss(Zmm(28), ptr[r10 + (int)(4 * b * d_.ss[1] * 4)]);
+            ssc_reg_ = 28;
+        }
+        for (int m = 0; m < 4; ++m) {
+            load_lanes(16 + m, ptr[r8 + (int)((b * d_.is[1] + 16 * m) * ssz_)], nullptr, d_.sdt);
+            compute(16 + m, lane_src_t{ ptr[r9], ptr[r10], ptr[r11], nullptr });
+        }
+        vpackssdw(Zmm(16), Zmm(16), Zmm(17));
+        vpackssdw(Zmm(18), Zmm(18), Zmm(19));
+        sgn ? vpacksswb(Zmm(b), Zmm(16), Zmm(18)) : vpackuswb(Zmm(b), Zmm(16), Zmm(18));
+    }
+    end_row_bytes(saved);
+    transpose_tile();
+}
+
 // The lane tiles' per-o sums (zmm 20; constants in zmm 23, 24): cleared
 // before a call's tiles, added to its 4-lane group sums after them
-// (`flush`; every lane tile call is one whole B tile: b0 = 0).
+// (`flush`; every lane tile call is one whole B tile: b0 = 0), after
+// each tile for conversions.
 void reorder_gen_t::lane_tiles_comp(bool flush) {
     if (!comp_) return;
     if (!flush) {
@@ -5592,7 +5642,7 @@ void reorder_gen_t::generate() {
             baked_loops(
                     nl, [&] { gen_lane_tile(); }, r == nl - 1 ? k : 1, r == nl - 2 ? k : 1);
         }
-        lane_tiles_comp(true);
+        if (d_.bit_copy) lane_tiles_comp(true); // (conversions: per tile)
         jmp(lflat_done, T_NEAR);
         L(lgeneric);
     }
@@ -6796,6 +6846,17 @@ dim_t jit_flat_pairs(const jit_reorder_desc_t &d, const kernel_plan_t &kp, bool 
     return fp.lines();
 }
 
+namespace {
+
+// Whether the scales of an interleave's 4-lane groups are one per group:
+// common, or expanded (every lane of a group reads its group's value).
+bool group_scales(const jit_reorder_desc_t &d, const kernel_plan_t &kp) {
+    return (!d.src_scale || d.ss[1] == 0 || kp.src_scale_expand == d.in_n)
+           && (!d.dst_scale || d.ds[1] == 0 || kp.dst_scale_expand == d.in_n);
+}
+
+} // namespace
+
 dim_t jit_flat_bytes(const jit_reorder_desc_t &d, const kernel_plan_t &kp) {
     if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::interleave) return 0;
     if (d.bit_copy || data_type_size(d.ddt) != 1 || d.in_n != 4 || d.n[1] != 16 || d.beta != 0.f)
@@ -6815,13 +6876,8 @@ dim_t jit_flat_bytes(const jit_reorder_desc_t &d, const kernel_plan_t &kp) {
     if (flat % 16 != 0 || flat > 512) return 0; // unrolled: at most 32 vectors a row
     // One scale per B row: common, or expanded (every lane of a group
     // reads its group's value), and none along A or the loop.
-    if (d.src_scale
-            && (d.ss[0] != 0 || d.loop_ss[L] != 0
-                    || (d.ss[1] != 0 && kp.src_scale_expand != d.in_n)))
-        return 0;
-    if (d.dst_scale
-            && (d.ds[0] != 0 || d.loop_ds[L] != 0
-                    || (d.ds[1] != 0 && kp.dst_scale_expand != d.in_n)))
+    if (!group_scales(d, kp) || (d.src_scale && (d.ss[0] != 0 || d.loop_ss[L] != 0))
+            || (d.dst_scale && (d.ds[0] != 0 || d.loop_ds[L] != 0)))
         return 0;
     const int64_t ssz = (int64_t)data_type_size(d.sdt);
     if (!fits32(15 * d.is[1] * ssz + 2 * flat * ssz + 64)
@@ -7142,21 +7198,30 @@ int jit_lane_tiles_loop(const jit_reorder_desc_t &d) {
     return -2;
 }
 
-int jit_lane_tiles(const jit_reorder_desc_t &d) {
+int jit_lane_tiles(const jit_reorder_desc_t &d, const kernel_plan_t &kp) {
     static const bool on = getenv_int("RELAYOUT_JIT_LANE_TILES", 1) != 0; // experiment knob
     if (!on || d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::interleave)
         return 0;
-    if (!d.bit_copy || data_type_size(d.sdt) != 1 || d.n[0] != 1 || d.in_n != 4 || d.in_is != 1
-            || d.n[1] != 16 || (d.comp_lanes && !d.comp_group) || d.comp_a || d.nloops < 1)
+    if (data_type_size(d.ddt) != 1 || d.n[0] != 1 || d.in_n != 4 || d.in_is != 1 || d.n[1] != 16
+            || (d.comp_lanes && !d.comp_group) || d.comp_a || d.nloops < 1)
         return 0;
+    // Bit copies of bytes, or f32 converted to s8 / u8 with one src scale
+    // per o row (lane_cvt_tile; no dst scale, no sum).
+    const bool cvt = d.sdt == relayout_f32 && !d.bit_copy && d.beta == 0.f && !d.dst_scale
+                     && group_scales(d, kp);
+    if (!(d.bit_copy && d.sdt == d.ddt) && !cvt) return 0;
     const int L = d.nloops - 1;
     const int64_t nq = d.loop_n[L];
     if (d.loop_is[L] != 4 || d.loop_os[L] != 64 || nq < 1 || (16 % nq != 0 && nq % 16 != 0))
         return 0;
     const int r = jit_lane_tiles_loop(d);
     if (r == -2) return 0;
+    // (one scale per o row within a tile: none along the loops it spans)
+    if (d.src_scale && (d.loop_ss[L] != 0 || (r >= 0 && d.loop_ss[r] != 0))) return 0;
     const int k = r < 0 ? 1 : (int)(16 / nq);
-    const bool fit = fits32(15 * d.is[1] + 64) && (r < 0 || fits32(k * d.loop_os[r] + 16 * 64));
+    const int64_t ssz = (int64_t)data_type_size(d.sdt);
+    const bool fit =
+            fits32((15 * d.is[1] + 64) * ssz) && (r < 0 || fits32(k * d.loop_os[r] + 16 * 64));
     return fit ? k : 0;
 }
 
@@ -7998,7 +8063,7 @@ void jit_reorder_desc_init(
     d.ymm_blk_lines = jit_ymm_blk_lines(d, p, kp);
     d.few_b_quads = jit_few_b_quads(d);
     d.few_b_quad_steps = jit_few_b_quad_steps(d);
-    d.lane_tiles = jit_lane_tiles(d);
+    d.lane_tiles = jit_lane_tiles(d, kp);
     if (d.comp_a && !jit_comp_a_declared(comp_rules, d)) {
         d.comp_a = false;
         d.nt = false;

@@ -742,7 +742,7 @@ int jit_few_b_quad_steps(const jit_reorder_desc_t &d);
 // the compensation (if any) of those groups, the innermost baked loop a
 // dword along the src rows and a line along the dst, continued in the src
 // by the loop of the tile's steps. Knob RELAYOUT_JIT_LANE_TILES=0: off.
-int jit_lane_tiles(const jit_reorder_desc_t &d);
+int jit_lane_tiles(const jit_reorder_desc_t &d, const kernel_plan_t &kp);
 // The baked loop a lane tile steps through besides the innermost (its
 // run's continuation), -1: none (16 steps of the innermost loop per tile,
 // a multiple of 16), -2: no such loop.
