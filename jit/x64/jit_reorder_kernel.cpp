@@ -924,6 +924,9 @@ private:
     static constexpr int few_b_ones_ = 18; // gen_few_b_quad's byte ones (zmm)
     void few_b_comp_dst();
     Label c_few_idx_; // gen_few_b_tile: the permute indices
+    void gen_lane_tile();
+    void lane_cvt_tile();
+    void lane_tiles_comp(bool flush);
     void generate();
     void emit_constants();
 };
@@ -1026,7 +1029,7 @@ void reorder_gen_t::emit_constants() {
             dd(uint32_t(((l - c + 8) * fb) % 8));
         });
     table(c_ysm_col_, 256, [&](int i) { db(ysm_col_[i / 32][i % 32 / 16]); });
-    if (((d_.byte_tile || bytes_ || d_.flat_bytes || d_.ymm_small || d_.ymm_narrow)
+    if (((d_.byte_tile || bytes_ || d_.flat_bytes || d_.ymm_small || d_.ymm_narrow || d_.lane_tiles)
                 && d_.comp_lanes)
             || d_.comp_a) {
         u(c_ones8_, 0x01010101);
@@ -4086,6 +4089,99 @@ void reorder_gen_t::few_b_comp_dst() {
     few_b_comp(Zmm(16));
 }
 
+// A lane tile (desc.lane_tiles): 64 bytes of each of the 16 B rows (o)
+// at r8, dword j = 4-lane group (r, q) of step r of the run's loop and
+// step q of the innermost one, transposed so that zmm j is the dst line
+// at r9 + r osR + q 64 (16 o x 4 i). The compensation's byte pairs are
+// summed in words over the 16 lines (16 x 2 x 255 fits), then into the
+// call's per-o dwords in zmm 20 (lane_tiles_comp).
+void reorder_gen_t::gen_lane_tile() {
+    const int L = d_.nloops - 1, r = jit_lane_tiles_loop(d_);
+    // (r < 0: 16 steps of the innermost loop, one line each)
+    const int64_t nq = r >= 0 ? d_.loop_n[L] : 16, osR = r >= 0 ? d_.loop_os[r] * dsz_ : 0;
+    // zmm j holds group g(j) (lane_cvt_tile: the packs' order).
+    const bool cvt = !d_.bit_copy;
+    auto group = [&](int j) { return cvt ? 4 * (j % 4) + j / 4 : j; };
+    if (cvt) {
+        lane_cvt_tile();
+    } else {
+        for (int b = 0; b < 16; ++b)
+            quad_tile_row(b, r8 + (int)(b * d_.is[1] * ssz_));
+        quad_tile_transpose();
+    }
+    if (comp_) {
+        // (lane_cvt_tile's transpose clobbers zmm 16 .. 31: its tiles add
+        // their sums to the call's at once)
+        if (cvt) {
+            vmovdqu32(Zmm(23), ptr[rip + c_ones8_]);
+            vmovdqu32(Zmm(24), ptr[rip + c_ones16_]);
+        }
+        for (int j = 0; j < 16; ++j)
+            byte_pair_sums(Zmm(21), Zmm(22), Zmm(23), Zmm(j), j == 0);
+        vpmaddwd(Zmm(21), Zmm(21), Zmm(24));
+        if (cvt) {
+            vmovdqa32(Zmm(20), Zmm(21));
+            lane_tiles_comp(true);
+        } else {
+            vpaddd(Zmm(20), Zmm(20), Zmm(21));
+        }
+    }
+    stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
+        for (int j = 0; j < 16; ++j) {
+            const int64_t g = group(j);
+            const Address a = ptr[r9 + (int)(g / nq * osR + g % nq * 64)];
+            stream ? vmovntdq(a, Zmm(j)) : vmovdqu8(a, Zmm(j));
+        }
+    });
+}
+
+// The f32 -> s8 / u8 lane tile: each o row's 64 floats (4 vectors at r8
+// + b is[1], scaled by its o's scale) converted and narrowed by saturating
+// packs into zmm b, dword 4 l + m of which is group 4 m + l (128-bit lane
+// l of vector m), then one 16 x 16 dword transpose (zmm j: dword j of
+// every row). The pipeline is row_byte_groups' (only the upper clamp
+// before the packs), so the values are the reference's.
+void reorder_gen_t::lane_cvt_tile() {
+    mov(rsi, r10);
+    mov(rdi, r11);
+    const row_lanes_t saved = begin_row_bytes();
+    const bool sgn = d_.ddt == relayout_s8;
+    for (int b = 0; b < 16; ++b) {
+        if (d_.src_scale && d_.ss[1] != 0) {
+            // (expanded: the o's scale at lane 4 b)
+            vbroadcastss(Zmm(28), ptr[r10 + (int)(4 * b * d_.ss[1] * 4)]);
+            ssc_reg_ = 28;
+        }
+        for (int m = 0; m < 4; ++m) {
+            load_lanes(16 + m, ptr[r8 + (int)((b * d_.is[1] + 16 * m) * ssz_)], nullptr, d_.sdt);
+            compute(16 + m, lane_src_t{ ptr[r9], ptr[r10], ptr[r11], nullptr });
+        }
+        vpackssdw(Zmm(16), Zmm(16), Zmm(17));
+        vpackssdw(Zmm(18), Zmm(18), Zmm(19));
+        sgn ? vpacksswb(Zmm(b), Zmm(16), Zmm(18)) : vpackuswb(Zmm(b), Zmm(16), Zmm(18));
+    }
+    end_row_bytes(saved);
+    transpose_tile();
+}
+
+// The lane tiles' per-o sums (zmm 20; constants in zmm 23, 24): cleared
+// before a call's tiles, added to its 4-lane group sums after them
+// (`flush`; every lane tile call is one whole B tile: b0 = 0), after
+// each tile for conversions.
+void reorder_gen_t::lane_tiles_comp(bool flush) {
+    if (!comp_) return;
+    if (!flush) {
+        vpxord(Zmm(20), Zmm(20), Zmm(20));
+        vmovdqu32(Zmm(23), ptr[rip + c_ones8_]);
+        vmovdqu32(Zmm(24), ptr[rip + c_ones16_]);
+        return;
+    }
+    mov(r14, qword[rsp + s_comp]);
+    const Address sums = ptr[r14 + (int)(d_.comp_nl * 4)];
+    vpaddd(Zmm(20), Zmm(20), sums);
+    vmovdqu32(sums, Zmm(20));
+}
+
 // 2-byte dsts (bf16 / f16, B = 2: hwio -> OIhw8i16o2i): the two rows'
 // words paired into the dwords of zmm 0 (word_pair), the dst line of the
 // tile's 16 positions.
@@ -5586,6 +5682,25 @@ void reorder_gen_t::generate() {
         jmp(lflat_done, T_NEAR);
         L(lgeneric);
     }
+    if (d_.lane_tiles) {
+        // (the tile's steps of the loop continuing the rows' run)
+        Label lgeneric;
+        jump_unless_whole_call(2, lgeneric);
+        quad_tile_masks();
+        lane_tiles_comp(false);
+        const int r = jit_lane_tiles_loop(d_), k = d_.lane_tiles;
+        if (r < 0) // (16 steps of the innermost loop per tile)
+            baked_loops(
+                    d_.nloops, [&] { gen_lane_tile(); }, 16);
+        else {
+            const int nl = d_.nloops - 1; // (the tile spans the innermost loop)
+            baked_loops(
+                    nl, [&] { gen_lane_tile(); }, r == nl - 1 ? k : 1, r == nl - 2 ? k : 1);
+        }
+        if (d_.bit_copy) lane_tiles_comp(true); // (conversions: per tile)
+        jmp(lflat_done, T_NEAR);
+        L(lgeneric);
+    }
     if (d_.short_copy)
         short_copy_calls(
                 [&](int nl, const std::function<void()> &body) {
@@ -6797,6 +6912,17 @@ dim_t jit_flat_pairs(const jit_reorder_desc_t &d, const kernel_plan_t &kp, bool 
     return fp.lines();
 }
 
+namespace {
+
+// Whether the scales of an interleave's 4-lane groups are one per group:
+// common, or expanded (every lane of a group reads its group's value).
+bool group_scales(const jit_reorder_desc_t &d, const kernel_plan_t &kp) {
+    return (!d.src_scale || d.ss[1] == 0 || kp.src_scale_expand == d.in_n)
+           && (!d.dst_scale || d.ds[1] == 0 || kp.dst_scale_expand == d.in_n);
+}
+
+} // namespace
+
 dim_t jit_flat_bytes(const jit_reorder_desc_t &d, const kernel_plan_t &kp) {
     if (d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::interleave) return 0;
     if (d.bit_copy || data_type_size(d.ddt) != 1 || d.in_n != 4 || d.n[1] != 16 || d.beta != 0.f)
@@ -6816,13 +6942,8 @@ dim_t jit_flat_bytes(const jit_reorder_desc_t &d, const kernel_plan_t &kp) {
     if (flat % 16 != 0 || flat > 512) return 0; // unrolled: at most 32 vectors a row
     // One scale per B row: common, or expanded (every lane of a group
     // reads its group's value), and none along A or the loop.
-    if (d.src_scale
-            && (d.ss[0] != 0 || d.loop_ss[L] != 0
-                    || (d.ss[1] != 0 && kp.src_scale_expand != d.in_n)))
-        return 0;
-    if (d.dst_scale
-            && (d.ds[0] != 0 || d.loop_ds[L] != 0
-                    || (d.ds[1] != 0 && kp.dst_scale_expand != d.in_n)))
+    if (!group_scales(d, kp) || (d.src_scale && (d.ss[0] != 0 || d.loop_ss[L] != 0))
+            || (d.dst_scale && (d.ds[0] != 0 || d.loop_ds[L] != 0)))
         return 0;
     const int64_t ssz = (int64_t)data_type_size(d.sdt);
     if (!fits32(15 * d.is[1] * ssz + 2 * flat * ssz + 64)
@@ -7123,6 +7244,51 @@ int jit_few_b_quad_steps(const jit_reorder_desc_t &d) {
     const bool fit = fits32(S * d.loop_is[L - 1] * ssz + 4 * d.is[1] * ssz)
                      && fits32(S * d.loop_os[L - 1] * dsz + 4 * d.loop_os[L] * dsz);
     return fit ? S : 0;
+}
+
+// ohwi -> OIhw4i16o4i (s8 / u8 bit copies, i innermost in the src): the
+// 4 i of a dst dword are one src dword, so each call (16 o rows 9 KiB
+// apart, a virtual A) assembled every 64-byte dst line from 16 dword
+// inserts (gen_lanes), and summed its compensation per line. A dst line
+// of the i quads' loop (the innermost, a dword on in each row) is one
+// column of 16 o rows' dwords: 16 consecutive dwords of each row, 64
+// bytes (the i quads and as many I blocks: the loop continuing the run),
+// are 16 lines at once, one 16 x 16 dword transpose (the quad loads'
+// half, quad_tile_*). Knob RELAYOUT_JIT_LANE_TILES=0: off.
+int jit_lane_tiles_loop(const jit_reorder_desc_t &d) {
+    const int L = d.nloops - 1;
+    const int64_t nq = d.loop_n[L];
+    if (nq % 16 == 0) return -1;
+    for (int r = L - 1; r >= std::max(0, L - 2); --r)
+        if (d.loop_is[r] == 4 * nq && d.loop_n[r] % (16 / nq) == 0) return r;
+    return -2;
+}
+
+int jit_lane_tiles(const jit_reorder_desc_t &d, const kernel_plan_t &kp) {
+    static const bool on = getenv_int("RELAYOUT_JIT_LANE_TILES", 1) != 0; // experiment knob
+    if (!on || d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::interleave)
+        return 0;
+    if (data_type_size(d.ddt) != 1 || d.n[0] != 1 || d.in_n != 4 || d.in_is != 1 || d.n[1] != 16
+            || (d.comp_lanes && !d.comp_group) || d.comp_a || d.nloops < 1)
+        return 0;
+    // Bit copies of bytes, or f32 converted to s8 / u8 with one src scale
+    // per o row (lane_cvt_tile; no dst scale, no sum).
+    const bool cvt = d.sdt == relayout_f32 && !d.bit_copy && d.beta == 0.f && !d.dst_scale
+                     && group_scales(d, kp);
+    if (!(d.bit_copy && d.sdt == d.ddt) && !cvt) return 0;
+    const int L = d.nloops - 1;
+    const int64_t nq = d.loop_n[L];
+    if (d.loop_is[L] != 4 || d.loop_os[L] != 64 || nq < 1 || (16 % nq != 0 && nq % 16 != 0))
+        return 0;
+    const int r = jit_lane_tiles_loop(d);
+    if (r == -2) return 0;
+    // (one scale per o row within a tile: none along the loops it spans)
+    if (d.src_scale && (d.loop_ss[L] != 0 || (r >= 0 && d.loop_ss[r] != 0))) return 0;
+    const int k = r < 0 ? 1 : (int)(16 / nq);
+    const int64_t ssz = (int64_t)data_type_size(d.sdt);
+    const bool fit =
+            fits32((15 * d.is[1] + 64) * ssz) && (r < 0 || fits32(k * d.loop_os[r] + 16 * 64));
+    return fit ? k : 0;
 }
 
 dim_t jit_few_b_comp_span(const kernel_plan_t &kp) {
@@ -7963,6 +8129,7 @@ void jit_reorder_desc_init(
     d.ymm_blk_lines = jit_ymm_blk_lines(d, p, kp);
     d.few_b_quads = jit_few_b_quads(d);
     d.few_b_quad_steps = jit_few_b_quad_steps(d);
+    d.lane_tiles = jit_lane_tiles(d, kp);
     if (d.comp_a && !jit_comp_a_declared(comp_rules, d)) {
         d.comp_a = false;
         d.nt = false;

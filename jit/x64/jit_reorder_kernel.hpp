@@ -320,6 +320,15 @@ struct jit_reorder_desc_t {
     // block's lines written back to back, its sums added once (0: one
     // step). See jit_few_b_quad_steps.
     int few_b_quad_steps;
+    // Interleaves of 1-byte bit copies whose 4-lane groups are whole src
+    // dwords of 16 far B rows (ohwi -> OIhw4i16o4i: 4 i of one o, the o
+    // rows a filter apart) and whose innermost baked loop steps a dword
+    // along the rows and a line in the dst (the i quads): whole calls as
+    // 16 x 16 dword tiles, 64 bytes of each o row per tile, each tile row
+    // one dst line; the steps of the loop continuing the rows' run per
+    // tile (the I blocks: 16 / the i quads' count; 1: none, the tile 16
+    // steps of the innermost loop; 0: no such tiles). See jit_lane_tiles.
+    int lane_tiles;
     // Streamed 4-byte bit-copy transposes whose B is padded in the dst
     // (nchw -> nChw16c of 3 channels): whole tiles of A and of stored B
     // lanes with padded lanes run as full tiles (rows past the values
@@ -731,6 +740,16 @@ dim_t jit_few_b_comp_span(const kernel_plan_t &kp);
 // off.
 bool jit_few_b_quads(const jit_reorder_desc_t &d);
 int jit_few_b_quad_steps(const jit_reorder_desc_t &d);
+// desc.lane_tiles (see there; 0: none): AVX-512 interleaves of 1-byte bit
+// copies, a virtual A, 16 B positions of 4-lane dword groups (in_is = 1),
+// the compensation (if any) of those groups, the innermost baked loop a
+// dword along the src rows and a line along the dst, continued in the src
+// by the loop of the tile's steps. Knob RELAYOUT_JIT_LANE_TILES=0: off.
+int jit_lane_tiles(const jit_reorder_desc_t &d, const kernel_plan_t &kp);
+// The baked loop a lane tile steps through besides the innermost (its
+// run's continuation), -1: none (16 steps of the innermost loop per tile,
+// a multiple of 16), -2: no such loop.
+int jit_lane_tiles_loop(const jit_reorder_desc_t &d);
 // desc.comp_a stays only where the rules after jit_few_b_comp changed no
 // field of `before` (the desc then) but those declared to sum it or not
 // to choose tiles (few_b_quads, few_b_quad_steps, nt, the driver's fence,

@@ -5531,6 +5531,112 @@ TEST(jit_reorder, FewBQuadSteps) {
     }
 }
 
+// s8 / u8 ohwi -> OIhw4i16o4i and its relatives (i innermost in the src:
+// each dst dword is one src dword): whole calls run 16 x 16 dword lane
+// tiles (desc.lane_tiles: 64 bytes of each of 16 o rows, each tile row
+// one dst line), the tile's steps of the I blocks' loop (4i16o4i: 4 I
+// blocks of 4 i quads) or 16 i quads (16i16o4i), the compensation summed
+// per o over the call. Bit-exact with and without s8s8 / zero-point
+// compensation, s8 and u8, 1x1 / 2x2 / 3x3 / 5x5 (small: the I blocks in
+// the driver, no tiles), O tails (40: the last O block padded, its calls
+// on the lanes), padded I (20: no tiles), odd src strides, the
+// src ending at a guard page, groups (gohwi, compensation per g and o), a
+// streamed problem (2 threads). The rule is proved to run by the desc
+// (and wrong lines or sums fail the comparison). f32 srcs likewise,
+// converted row by row (scales common or per o). With the knob at 0
+// (ctest) no desc takes it and the lanes run every case.
+TEST(jit_reorder, LaneTiles) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    const bool on = getenv_int("RELAYOUT_JIT_LANE_TILES", 1) != 0;
+    uint32_t n = 7500;
+    struct shape_t {
+        std::vector<dim_t> dims;
+        const char *stag, *dtag;
+        int k; // expected desc.lane_tiles (0: none)
+    };
+    const std::vector<shape_t> shapes = {
+        { { 64, 64, 3, 3 }, "ohwi", "OIhw4i16o4i", 4 },
+        { { 32, 128, 1, 1 }, "ohwi", "OIhw4i16o4i", 1 }, // (I and the i quads merged)
+        { { 32, 128, 2, 2 }, "ohwi", "OIhw4i16o4i", 4 },
+        { { 48, 64, 5, 5 }, "ohwi", "OIhw4i16o4i", 0 }, // (the I blocks in the driver)
+        { { 40, 64, 3, 3 }, "ohwi", "OIhw4i16o4i", 4 },
+        { { 32, 20, 3, 3 }, "ohwi", "OIhw4i16o4i", 0 },
+        { { 32, 64, 3, 3 }, "ohwi", "OIhw16i16o4i", 1 },
+        { { 48, 128, 1, 3 }, "ohwi", "OIhw16i16o4i", 1 },
+        { { 2, 32, 64, 3, 3 }, "gohwi", "gOIhw4i16o4i", 4 },
+    };
+    // Every s8 / u8 dst of `list` from `sdt` (none: the dst's type) with
+    // each compensation (per o: mask 1, groups 3), `body(case, shape, o_mask)`.
+    auto each_case = [&](const std::vector<shape_t> &list, data_type_t sdt,
+                             const std::function<void(jit_case_t &, const shape_t &, int)> &body) {
+        for (data_type_t ddt : { relayout_s8, relayout_u8 })
+            for (const shape_t &sh : list)
+                for (uint64_t flags : { uint64_t(0), s8s8, zp, s8s8 | zp }) {
+                    if (ddt == relayout_u8 && (flags & s8s8)) continue; // (s8 dsts only)
+                    const int o_mask = sh.dims.size() == 5 ? 3 : 1;
+                    jit_case_t c = jit_case_t::of(sh.dims,
+                            sdt == relayout_data_type_undef ? ddt : sdt, ddt, sh.stag, sh.dtag);
+                    if (flags) c.set_comp(flags, o_mask);
+                    body(c, sh, o_mask);
+                }
+    };
+    each_case(shapes, relayout_data_type_undef, [&](jit_case_t &c, const shape_t &sh, int) {
+        EXPECT_EQ(desc_of(c, isa).lane_tiles, on ? sh.k : 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        c.guard_src = true; // (a read past the last row faults)
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    });
+    // f32 -> s8 / u8 (lane_cvt_tile): common and per-o scales (against a
+    // guard page), NaN / inf / out-of-range values saturated before they
+    // are summed, zero points; per-i scales keep the lanes. (Small O keeps
+    // the I blocks in the driver for the threads: no tiles, 64x64x3x3.)
+    const std::vector<uint32_t> bits = f32_pattern_classes();
+    const std::vector<shape_t> cvt_shapes = {
+        { { 256, 256, 3, 3 }, "ohwi", "OIhw4i16o4i", 4 },
+        { { 32, 512, 1, 1 }, "ohwi", "OIhw4i16o4i", 1 },
+        { { 64, 64, 3, 3 }, "ohwi", "OIhw4i16o4i", 0 },
+        { { 64, 256, 3, 3 }, "ohwi", "OIhw16i16o4i", 1 },
+        { { 2, 64, 256, 3, 3 }, "gohwi", "gOIhw4i16o4i", 4 },
+    };
+    each_case(cvt_shapes, relayout_f32, [&](jit_case_t &c, const shape_t &sh, int o_mask) {
+        x64::jit_reorder_desc_t d;
+        for (int mask : { 0, o_mask }) {
+            c.src_scale_mask = mask;
+            ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+            EXPECT_EQ(d.lane_tiles, on ? sh.k : 0) << c.str();
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            c.guard_scales = true;
+            c.src_bits = bits;
+            c.dst_zp = c.zp_comp_mask ? 3 : 0;
+        }
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        c.src_scale_mask = o_mask == 3 ? 4 : 2; // (per i)
+        ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+        EXPECT_EQ(d.lane_tiles, 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    });
+    {
+        // Odd src strides (o rows 219 apart, w 69).
+        jit_case_t c = jit_case_t::of({ 64, 64, 1, 3 }, relayout_s8, relayout_s8, "", "");
+        c.dtag = "OIhw4i16o4i";
+        c.sstrides = { 219, 1, 212, 69 };
+        c.set_comp(s8s8 | zp, 1);
+        EXPECT_EQ(desc_of(c, isa).lane_tiles, on ? 4 : 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    }
+    {
+        // Streamed (2 threads, each its share of the O and I blocks).
+        jit_case_t c = jit_case_t::of(
+                { 1024, 2048, 3, 3 }, relayout_s8, relayout_s8, "ohwi", "OIhw4i16o4i");
+        c.set_comp(s8s8, 1);
+        const x64::jit_reorder_desc_t d = desc_of(c, isa);
+        EXPECT_EQ(d.lane_tiles, on ? 4 : 0) << c.str();
+        EXPECT_TRUE(d.nt) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+    }
+}
+
 // Few-B tiles to bf16 / f16 of 2 lanes (hwio -> OIhw8i16o2i: 16 o x 2 i,
 // a line per tile): the two rows' words paired into dwords (word_pair),
 // on both AVX-512 levels (integer rounding; vcvtne2ps2bf16 with its
