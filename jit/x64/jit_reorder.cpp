@@ -56,9 +56,12 @@ public:
                  && !micro_checked_[1];
         lines_any_ = lines > 0;
         pair_lanes_ = lines;
-        comp_in_kernel_ = jit_comp_in_kernel(p_, kp_) && !comp_span && !comp_direct;
+        comp_in_kernel_ = jit_comp_in_kernel(p_, kp_) && !comp_a && !comp_span && !comp_direct;
         if (comp_in_kernel_) comp_nl_ = jit_comp_lanes(kp_);
         if (comp_a) comp_a_span_ = jit_few_b_comp_span(kp_);
+        // (Its sums of one index per call: jit_few_b_comp_reduced.)
+        const kloop_t &A = kp_.micro[0];
+        comp_a_step_ = (p_.s8s8_comp ? A.cs : A.zs) != 0 ? 1 : 0;
         if (comp_span) comp_span_ = jit_comp_span_entries(kp_);
         // A thread's compensation scratch: the sums, then the lane sums
         // (int32, a quarter more for the 4-lane groups; desc.comp_a: the
@@ -308,8 +311,8 @@ private:
         for (dim_t k = 0; k < comp_a_span_; ++k) {
             const int32_t s = sums[k];
             if (s == 0) continue;
-            if (p_.s8s8_comp) acc[ci + k] += s;
-            if (p_.zp_comp) zacc[zi + k] += s;
+            if (p_.s8s8_comp) acc[ci + k * comp_a_step_] += s;
+            if (p_.zp_comp) zacc[zi + k * comp_a_step_] += s;
             sums[k] = 0;
         }
     }
@@ -480,8 +483,9 @@ private:
     int pair_lanes_ = 0;                     // ... the B lanes of a tile pair
     bool comp_in_kernel_ = false;            // the kernel sums the compensation per lane
     dim_t comp_nl_ = 0;
-    dim_t comp_a_span_ = 0;                  // desc.comp_a: the sums of a call (0: not comp_a)
-    dim_t comp_span_ = 0;                    // desc.comp_span: the same (0: not comp_span)
+    dim_t comp_a_span_ = 0; // desc.comp_a: the sums of a call (0: not comp_a)
+    dim_t comp_span_ = 0;   // desc.comp_span: the same (0: not comp_span)
+    dim_t comp_a_step_ = 1; // desc.comp_a: the index step of its sums (0: one index per call)
     size_t comp_sums_ = 0, comp_stride_ = 0; // int64 entries of a thread's scratch
 };
 

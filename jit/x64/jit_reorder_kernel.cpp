@@ -7175,10 +7175,32 @@ bool jit_few_b_comp(const jit_reorder_desc_t &d, const plan_t &p, const kernel_p
     if (d.in_n != 1 || d.beta != 0.f) return false;
     const kloop_t &A = kp.micro[0], &B = kp.micro[1];
     if (B.cs != 0 || B.zs != 0) return false;
-    if ((p.s8s8_comp && A.cs != 1) || (p.zp_comp && A.zs != 1)) return false;
+    // One sum per o (A index stride 1), or per call (mask 1 of grouped
+    // weights, jit_few_b_comp_reduced: A and the loops reduced, stride 0).
+    const dim_t as = p.s8s8_comp ? A.cs : A.zs;
+    if (as > 1 || (p.s8s8_comp && p.zp_comp && A.cs != A.zs)) return false;
     for (const kloop_t &l : kp.loops)
-        if (p.s8s8_comp && p.zp_comp && l.cs != l.zs) return false;
+        if ((p.s8s8_comp && p.zp_comp && l.cs != l.zs) || (as == 0 && (l.cs != 0 || l.zs != 0)))
+            return false;
     return fits32(jit_few_b_comp_span(kp) * 4);
+}
+
+// hwigo -> gOIhw4i16o4i with per-group compensation (mask 1: A = 16 o,
+// B = 4 i, the baked loops all reduce, one sum per call) was summed per
+// lane (jit_comp_in_kernel), which the few-B tiles do not do: it ran the
+// 16 x 16 tiles of 4 lanes (8x256x256x3x3 s8: 2% of a copy, 0.8x oneDNN).
+// The few-B tiles' sums per A position (comp_a) serve it too, the driver
+// adding them all to the call's one index. Knob RELAYOUT_JIT_FEW_B_COMP1=0:
+// off.
+bool jit_few_b_comp_reduced(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
+    static const bool on = getenv_int("RELAYOUT_JIT_FEW_B_COMP1", 1) != 0; // experiment knob
+    if (!on || !d.comp_lanes || d.isa != cpu_isa_t::avx512_core || kp.nmicro != 2) return false;
+    const kloop_t &A = kp.micro[0], &B = kp.micro[1];
+    if (A.cs != 0 || A.zs != 0 || B.cs != 0 || B.zs != 0 || B.in_n != 1) return false;
+    jit_reorder_desc_t e;
+    std::memcpy(&e, &d, sizeof(e));
+    e.comp_lanes = false;
+    return jit_few_b_tiles(e) == 4 && data_type_size(d.ddt) == 1;
 }
 
 // s8 / u8 hwio -> OIhw4i16o4i (bit copies): each few-B tile widened its
@@ -7912,8 +7934,10 @@ void jit_reorder_desc_init(
         const kloop_t &B = kp.micro[1];
         d.comp_group = B.in_n % 4 == 0 && B.in_cs == 0 && B.in_zs == 0;
         d.nt = bytes >= nt_min && p.beta == 0.f;
+        // (Few-B tiles of one sum per call: their sums per A position.)
+        if (jit_few_b_comp_reduced(d, p, kp)) d.comp_lanes = d.comp_group = false;
         // Entries per position of the baked loops (jit_comp_span).
-        d.comp_span = jit_comp_span(p, kp);
+        d.comp_span = d.comp_lanes && jit_comp_span(p, kp);
         int64_t pitch = comp_span_pitch;
         for (int l = (int)kp.loops.size() - 1; l >= 0 && d.comp_span; --l) {
             d.loop_cs[l] = pitch;

@@ -762,6 +762,10 @@ bool jit_few_b_run_loop(cpu_isa_t isa, const plan_t &p);
 // (both buffers alike), every tile of the call a few-B or a 16x16 one.
 // Knob RELAYOUT_JIT_FEW_B_COMP=0: off (the driver sums the dst back).
 bool jit_few_b_comp(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp);
+// desc.comp_lanes given up for the few-B tiles' sums (comp_a) where the
+// compensation of a call is one sum (A, B and the loops reduce: mask 1
+// of grouped 4i16o4i weights).
+bool jit_few_b_comp_reduced(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp);
 // The int32 sums a call of a desc.comp_a kernel adds to (its span of
 // compensation indices, whole tiles).
 dim_t jit_few_b_comp_span(const kernel_plan_t &kp);

@@ -5862,6 +5862,33 @@ TEST(jit_reorder, DepthwiseBlockCalls) {
     depthwise_cases(dw_cases_t::calls);
 }
 
+// Grouped 4i16o4i weights with per-group compensation (mask 1: one sum
+// per call) take the few-B tiles and their sums per A position
+// (jit_few_b_comp_reduced), the driver adding them to the call's index;
+// mask 3 keeps one sum per o. Knob RELAYOUT_JIT_FEW_B_COMP1=0 (ctest): the
+// 16 x 16 tiles summing per lane, as before.
+TEST(jit_reorder, FewBCompPerGroup) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    const bool on = getenv_int("RELAYOUT_JIT_FEW_B_COMP1", 1) != 0;
+    uint32_t n = 2100;
+    for (data_type_t sdt : { relayout_f32, relayout_s8 })
+        for (const std::vector<dim_t> &dims : std::vector<std::vector<dim_t>>{
+                     { 3, 32, 48, 3, 3 }, { 2, 40, 20, 1, 3 }, { 4, 64, 64, 3, 3 } })
+            for (uint64_t flags : { s8s8, zp, s8s8 | zp }) {
+                jit_case_t c = jit_case_t::of(dims, sdt, relayout_s8, "hwigo", "gOIhw4i16o4i");
+                c.set_comp(flags, 1);
+                const x64::jit_reorder_desc_t d = desc_of(c, isa);
+                EXPECT_EQ(d.comp_a, on) << c.str();
+                EXPECT_EQ(d.few_b, on ? 4 : 0) << c.str();
+                EXPECT_EQ(d.comp_lanes, !on) << c.str();
+                if (sdt == relayout_f32) c.src_scale_mask = 1; // per g
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                c.guard_src = true;
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            }
+}
+
 } // namespace
 } // namespace test
 } // namespace impl
