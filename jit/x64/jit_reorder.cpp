@@ -24,11 +24,14 @@ public:
     // `fence`: the kernel's calls end without an sfence (desc
     // fence_in_driver), each thread fences after its last call.
     // `comp_a`: the kernel sums the compensation per A position (desc
-    // comp_a, jit_few_b_comp).
+    // comp_a, jit_few_b_comp); `comp_span`: per lane and position of its
+    // baked loops (desc.comp_span, jit_comp_span); `comp_direct`: the
+    // kernel stores the final values in the dst's buffers (desc
+    // comp_direct, jit_dw_tiles).
     jit_reorder_impl_t(const plan_t &p, const kernel_plan_t &kp,
             std::unique_ptr<jit_generator_t> gen, int lines = 0, bool fence = false,
-            bool comp_a = false)
-            : p_(p), kp_(kp), gen_(std::move(gen)), fence_(fence) {
+            bool comp_a = false, bool comp_span = false, bool comp_direct = false)
+            : p_(p), kp_(kp), gen_(std::move(gen)), fence_(fence), comp_direct_(comp_direct) {
         fn_ = reinterpret_cast<jit_kernel_fn_t>(const_cast<void *>(gen_->entry()));
         ssz_ = data_type_size(p_.sdt);
         dsz_ = data_type_size(p_.ddt);
@@ -53,16 +56,20 @@ public:
                  && !micro_checked_[1];
         lines_any_ = lines > 0;
         pair_lanes_ = lines;
-        comp_in_kernel_ = jit_comp_in_kernel(p_, kp_);
+        comp_in_kernel_ = jit_comp_in_kernel(p_, kp_) && !comp_a && !comp_span && !comp_direct;
         if (comp_in_kernel_) comp_nl_ = jit_comp_lanes(kp_);
         if (comp_a) comp_a_span_ = jit_few_b_comp_span(kp_);
+        // (Its sums of one index per call: jit_few_b_comp_reduced.)
+        const kloop_t &A = kp_.micro[0];
+        comp_a_step_ = (p_.s8s8_comp ? A.cs : A.zs) != 0 ? 1 : 0;
+        if (comp_span) comp_span_ = jit_comp_span_entries(kp_);
         // A thread's compensation scratch: the sums, then the lane sums
         // (int32, a quarter more for the 4-lane groups; desc.comp_a: the
         // span of a call), whole lines each.
         comp_sums_ = round_up<size_t>(size_t(p_.s8s8_count + p_.zp_count), 8);
         const size_t lane_words = comp_in_kernel_ ? size_t(comp_nl_ + comp_nl_ / 4 + 1) / 2
                                   : comp_a        ? size_t(comp_a_span_ + 1) / 2
-                                                  : 0;
+                                                  : size_t(comp_span_ + 1) / 2;
         comp_stride_ = comp_sums_ + round_up<size_t>(lane_words, 8);
     }
 
@@ -89,7 +96,7 @@ public:
         const dim_t total = kp_.driver_total;
         int nthr = kp_.serial ? 1 : max_threads();
         if (nthr > total) nthr = (int)std::max<dim_t>(total, 1);
-        const bool comp = p_.s8s8_comp || p_.zp_comp;
+        const bool comp = (p_.s8s8_comp || p_.zp_comp) && !comp_direct_;
         // Compensation: per-thread integer sums of the stored values (and
         // the kernel's per-lane sums), in the calling thread's scratch.
         comp_scratch_t scratch(comp ? size_t(nthr) * comp_stride_ : 0);
@@ -304,9 +311,36 @@ private:
         for (dim_t k = 0; k < comp_a_span_; ++k) {
             const int32_t s = sums[k];
             if (s == 0) continue;
-            if (p_.s8s8_comp) acc[ci + k] += s;
-            if (p_.zp_comp) zacc[zi + k] += s;
+            if (p_.s8s8_comp) acc[ci + k * comp_a_step_] += s;
+            if (p_.zp_comp) zacc[zi + k * comp_a_step_] += s;
             sums[k] = 0;
+        }
+    }
+
+    // desc.comp_span: adds the lane sums of each position of the baked
+    // loops (comp_span_pitch entries each, the innermost loop fastest) to
+    // the sums of its index, and clears them.
+    void distribute_span(
+            int32_t *sums, dim_t ci, dim_t zi, const jit_call_args_t &a, int64_t *acc) const {
+        const int L = (int)kp_.loops.size();
+        int64_t *zacc = acc + p_.s8s8_count;
+        dim_t ctr[jit_reorder_desc_t::max_loops] = {};
+        for (dim_t pos = 0; pos * comp_span_pitch < comp_span_; ++pos) {
+            int32_t *s = sums + pos * comp_span_pitch;
+            for (dim_t l = 0; l < a.z[1]; ++l) {
+                if (p_.s8s8_comp) acc[ci + l] += s[l];
+                if (p_.zp_comp) zacc[zi + l] += s[l];
+            }
+            std::fill_n(s, comp_span_pitch, 0);
+            for (int k = L - 1; k >= 0; --k) {
+                const kloop_t &lp = kp_.loops[k];
+                ci += lp.cs;
+                zi += lp.zs;
+                if (++ctr[k] < lp.n) break;
+                ci -= lp.n * lp.cs;
+                zi -= lp.n * lp.zs;
+                ctr[k] = 0;
+            }
         }
     }
 
@@ -314,7 +348,7 @@ private:
     // entries: the sums, then the kernel's per-lane sums), or nullptr.
     void run(const exec_ctx_t &ctx, dim_t start, dim_t end, int64_t *acc) const {
         const int K = (int)kp_.driver.size();
-        int32_t *lp = acc && (comp_in_kernel_ || comp_a_span_)
+        int32_t *lp = acc && (comp_in_kernel_ || comp_a_span_ || comp_span_)
                               ? reinterpret_cast<int32_t *>(acc + comp_sums_)
                               : nullptr;
         // desc.comp_a: the compensation indices of the calls summed in lp.
@@ -398,7 +432,10 @@ private:
                 // scale then (v = 0), and the pointers stay in the arrays.
                 a.src_scales = ctx.src_scales ? ctx.src_scales + (zero ? 0 : si) : nullptr;
                 a.dst_scales = ctx.dst_scales ? ctx.dst_scales + (zero ? 0 : di) : nullptr;
-                a.comp = lp;
+                // (desc.comp_direct: the call's entries of the dst's buffers.)
+                a.comp = comp_direct_ ? reinterpret_cast<int32_t *>(dst + p_.comp_offset_bytes)
+                                                + (p_.s8s8_comp ? ci : zi)
+                                      : lp;
                 if (lines_) {
                     // This call continues the previous one; the next call
                     // (the next B block of the same rows, with a pair) this one.
@@ -418,7 +455,9 @@ private:
                     a_sums = true;
                     a_ci = ci;
                     a_zi = zi;
-                } else if (lp)
+                } else if (lp && comp_span_)
+                    distribute_span(lp, ci, zi, a, acc);
+                else if (lp)
                     distribute(lp, ci, zi, a, acc);
                 else if (acc)
                     accumulate(static_cast<const char *>(a.dst), ci, zi, a, acc);
@@ -434,7 +473,8 @@ private:
     plan_t p_;
     kernel_plan_t kp_;
     std::unique_ptr<jit_generator_t> gen_;
-    bool fence_ = false; // sfence after a thread's calls (desc.fence_in_driver)
+    bool fence_ = false;       // sfence after a thread's calls (desc.fence_in_driver)
+    bool comp_direct_ = false; // the kernel stores the compensation (desc.comp_direct)
     jit_kernel_fn_t fn_;
     size_t ssz_, dsz_;
     bool micro_checked_[2] = { false, false };
@@ -443,7 +483,9 @@ private:
     int pair_lanes_ = 0;                     // ... the B lanes of a tile pair
     bool comp_in_kernel_ = false;            // the kernel sums the compensation per lane
     dim_t comp_nl_ = 0;
-    dim_t comp_a_span_ = 0;                  // desc.comp_a: the sums of a call (0: not comp_a)
+    dim_t comp_a_span_ = 0; // desc.comp_a: the sums of a call (0: not comp_a)
+    dim_t comp_span_ = 0;   // desc.comp_span: the same (0: not comp_span)
+    dim_t comp_a_step_ = 1; // desc.comp_a: the index step of its sums (0: one index per call)
     size_t comp_sums_ = 0, comp_stride_ = 0; // int64 entries of a thread's scratch
 };
 
@@ -585,6 +627,11 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
         prm.min_tile_call = std::max(prm.min_tile_call, o16_call);
         prm.tile_call_max = o16_call;
     }
+    // (Depthwise weights: calls of many group blocks, jit_dw_block_call.)
+    if (const dim_t dw_call = jit_dw_block_call(isa, p)) {
+        prm.min_tile_call = std::max(prm.min_tile_call, dw_call);
+        prm.tile_call_max = dw_call;
+    }
     // AVX-512 f32 bit copies: the copy's run blocks likewise (hwio ->
     // OIhw16i16o 3x3: consecutive calls read the next line of the same src
     // rows, not one line of each of 144 new ones), and f32 conversions to
@@ -648,8 +695,8 @@ status_t jit_reorder_create(const plan_t &p, cpu_isa_t isa, std::unique_ptr<jit_
     std::unique_ptr<jit_generator_t> gen;
     RL_CHECK(jit_reorder_generate(d, gen));
     const int pair_lanes = d.isa == cpu_isa_t::avx512_core ? 32 : 16; // (desc.isa: the family)
-    out.reset(new jit_reorder_impl_t(
-            p, kp, std::move(gen), d.f32_lines ? pair_lanes : 0, d.fence_in_driver, d.comp_a));
+    out.reset(new jit_reorder_impl_t(p, kp, std::move(gen), d.f32_lines ? pair_lanes : 0,
+            d.fence_in_driver, d.comp_a, d.comp_span, d.comp_direct));
     return status_t::success;
 }
 

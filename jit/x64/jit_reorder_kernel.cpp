@@ -920,6 +920,9 @@ private:
     void few_b_word_pair();
     void few_b_comp(const Zmm &line);
     void gen_few_b_quad();
+    void gen_dw_tiles();
+    void dw_comp_rows(int rows, bool first, bool last);
+    void dw_comp_store();
     void few_b_quad_lines(int64_t soff, int64_t doff, int64_t osL, bool first);
     static constexpr int few_b_ones_ = 18; // gen_few_b_quad's byte ones (zmm)
     void few_b_comp_dst();
@@ -5561,6 +5564,122 @@ void reorder_gen_t::gen_scalar() {
     xmm_mode_ = false;
 }
 
+// Depthwise tiles (desc.dw): each step takes four blocks of 16 groups,
+// block L in 128-bit lane L of every register. Register r holds 16 src
+// bytes of group r (positions 16 c .. 16 c + 15 of chunk c) of each
+// block, loaded as broadcast lanes; a 16 x 16 byte transpose per lane
+// then leaves position a's 16 groups of block L, a dst row, in lane L of
+// register a, stored as a 16-byte row. A row's load never passes its
+// block's end (it starts at most 16 bytes before it; a shift within the
+// lanes moves its bytes back), so a call reads nothing past its src.
+// Compensation: per block and lane, the rows' bytes summed as words
+// (even and odd lanes apart), finished once per step (dw_comp_store).
+// rax: steps left; rbx, rbp: src, dst of the step; rdx: its sums.
+void reorder_gen_t::gen_dw_tiles() {
+    const int A = d_.dw;
+    const int64_t blk = 16 * A; // bytes of a block, both sides
+    const int steps = (int)(d_.loop_n[0] / 4);
+    const bool comp = d_.comp_direct;
+    mov(rbx, r8);
+    mov(rbp, r9);
+    if (comp) mov(rdx, qword[rsp + s_comp]);
+    mov(eax, steps);
+    // Lane masks of the broadcasts (dwords 4 L .. 4 L + 3).
+    for (int L = 1; L < 4; ++L) {
+        mov(r13d, 0xf << (4 * L));
+        kmovw(Opmask(L), r13d);
+    }
+    Label lstep;
+    L(lstep);
+    const int chunks = (A + 15) / 16;
+    for (int c = 0; c < chunks; ++c) {
+        for (int r = 0; r < 16; ++r) {
+            const int64_t off = r * A + 16 * c, at = std::min(off, blk - 16);
+            const Zmm v(r);
+            vbroadcasti32x4(v, ptr[rbx + at]);
+            for (int L = 1; L < 4; ++L)
+                vbroadcasti32x4(v | Opmask(L), ptr[rbx + L * blk + at]);
+            if (off != at) vpsrldq(v, v, (int)(off - at));
+        }
+        byte_transpose_16x16();
+        const int rows = std::min(16, A - 16 * c);
+        for (int a = 0; a < rows; ++a) {
+            const int64_t row = (16 * c + a) * 16;
+            vmovdqu(ptr[rbp + row], Xmm(a));
+            for (int L = 1; L < 4; ++L)
+                vextracti32x4(ptr[rbp + L * blk + row], Zmm(a), L);
+        }
+        if (comp) dw_comp_rows(rows, c == 0, c == chunks - 1);
+    }
+    if (comp) {
+        dw_comp_store();
+        add(rdx, 4 * 16 * 4);
+    }
+    add(rbx, (int)(4 * blk));
+    add(rbp, (int)(4 * blk));
+    dec(eax);
+    jnz(lstep, T_NEAR);
+}
+
+// Adds the byte rows 0 .. rows - 1 (zmm 0 ..) to the word sums of even
+// (zmm 16) and odd (zmm 17) lanes: zeroed first, kept on the stack
+// between chunks (the transpose takes every register).
+void reorder_gen_t::dw_comp_rows(int rows, bool first, bool last) {
+    const Zmm ev(16), od(17), t(18);
+    const bool s8 = d_.ddt == relayout_s8;
+    if (first) {
+        vpxord(ev, ev, ev);
+        vpxord(od, od, od);
+    } else {
+        vmovdqa64(ev, ptr[rsp + buf_src]);
+        vmovdqa64(od, ptr[rsp + buf_ssc]);
+    }
+    for (int a = 0; a < rows; ++a) {
+        const Zmm row(a);
+        vpsllw(t, row, 8);
+        s8 ? vpsraw(t, t, 8) : vpsrlw(t, t, 8);
+        vpaddw(ev, ev, t);
+        s8 ? vpsraw(t, row, 8) : vpsrlw(t, row, 8);
+        vpaddw(od, od, t);
+    }
+    if (!last) {
+        vmovdqa64(ptr[rsp + buf_src], ev);
+        vmovdqa64(ptr[rsp + buf_ssc], od);
+    }
+}
+
+// The step's four blocks of 16 sums (words: even lanes in zmm 16, odd
+// in zmm 17, block L in lane L) as int32, -128 sum (s8s8) and -sum (zero
+// point), stored at rdx (the zero-point buffer s8s8_count entries on).
+void reorder_gen_t::dw_comp_store() {
+    const Zmm ev(16), od(17), lo(18), hi(19), p0(20), p1(21), zero(22), v(23), w(24);
+    vpunpcklwd(lo, ev, od);       // lane L: groups 0 .. 7 of block L
+    vpunpckhwd(hi, ev, od);       // ... 8 .. 15
+    vshufi64x2(p0, lo, hi, 0x44); // lo0 lo1 hi0 hi1
+    vshufi64x2(p0, p0, p0, 0xd8); // lo0 hi0 lo1 hi1
+    vshufi64x2(p1, lo, hi, 0xee); // lo2 lo3 hi2 hi3
+    vshufi64x2(p1, p1, p1, 0xd8);
+    vpxord(zero, zero, zero);
+    for (int L = 0; L < 4; ++L) {
+        const Zmm &p = L < 2 ? p0 : p1;
+        if (L % 2 == 0)
+            vpmovsxwd(v, Ymm(p.getIdx()));
+        else {
+            vextracti64x4(Ymm(w.getIdx()), p, 1);
+            vpmovsxwd(v, Ymm(w.getIdx()));
+        }
+        if (d_.dw_s8s8) {
+            vpslld(w, v, 7);
+            vpsubd(w, zero, w);
+            vmovdqu32(ptr[rdx + L * 64], w);
+        }
+        if (d_.dw_zp_disp >= 0) {
+            vpsubd(w, zero, v);
+            vmovdqu32(ptr[rdx + d_.dw_zp_disp + L * 64], w);
+        }
+    }
+}
+
 void reorder_gen_t::generate() {
     int frame = stage_ || rows_ || wstage_ ? stack_bytes_stage
                 : d_.dst_stage_row         ? buf_stage + dst_stage_bytes
@@ -5625,8 +5744,9 @@ void reorder_gen_t::generate() {
             const dim_t n = d_.loop_n[l] / k(l), is = d_.loop_is[l] * k(l),
                         os = d_.loop_os[l] * k(l), ss = d_.loop_ss[l] * k(l),
                         ds = d_.loop_ds[l] * k(l);
-            // (desc.comp_a: the sums' pointer steps with the loops too.)
-            const dim_t cs = d_.comp_a ? d_.loop_cs[l] * k(l) : 0;
+            // (desc.comp_a, comp_span: the sums' pointer steps with the
+            // loops too.)
+            const dim_t cs = d_.comp_a || d_.comp_span ? d_.loop_cs[l] * k(l) : 0;
             add_imm(r8, is * ssz_);
             add_imm(r9, os * dsz_);
             if (d_.src_scale) add_imm(r10, ss * 4);
@@ -5656,6 +5776,7 @@ void reorder_gen_t::generate() {
         jmp(lflat_done, T_NEAR);
         L(lgeneric);
     };
+    whole_calls(d_.dw != 0, 0, [&] { gen_dw_tiles(); }); // (runs the block loop itself)
     whole_calls(d_.ymm_b16_pf != 0, d_.nloops, [&] { gen_ymm_b16_outer(); }); // B-outer 8x16
     whole_calls(d_.pair_a, d_.nloops, [&] { gen_pair_a(); });
     whole_calls(d_.quad_a, d_.nloops, [&] { gen_quad_a(); });
@@ -6862,6 +6983,48 @@ dim_t jit_o16_block_call(cpu_isa_t isa, const plan_t &p) {
 // Their calls of one (O, I) block of OIhw16o16i (9 KiB of dst, 4096
 // calls for 1024 x 1024) cost as much in the driver as the tiles' loads
 // and stores: a block of the I blocks per call (8: 72 KiB).
+int jit_dw_tiles(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
+    static const bool on = getenv_int("RELAYOUT_JIT_DW_TILES", 1) != 0; // experiment knob
+    if (!on || d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose)
+        return 0;
+    if (!d.bit_copy || data_type_size(d.sdt) != 1 || d.in_n != 1 || d.beta != 0.f) return 0;
+    const int64_t A = d.n[0], blk = 16 * A;
+    if (d.n[1] != 16 || d.os[1] != 1 || d.is[1] != A || d.is[0] != 1 || d.os[0] != 16 || A > 128)
+        return 0;
+    if (d.nloops != 1 || d.loop_n[0] % 4 != 0 || d.loop_is[0] != blk || d.loop_os[0] != blk)
+        return 0;
+    for (int k = 0; k < p.ndims; ++k)
+        if (p.check[k]) return 0;
+    if (p.s8s8_comp || p.zp_comp) {
+        // Each index written by one call, whole: A reduced, B the lanes,
+        // the loop the next blocks' lanes; every driver node a new index.
+        const kloop_t &a = kp.micro[0], &b = kp.micro[1], &l = kp.loops[0];
+        const bool both = p.s8s8_comp && p.zp_comp;
+        const dim_t bs = p.s8s8_comp ? b.cs : b.zs, ls = p.s8s8_comp ? l.cs : l.zs;
+        if (a.cs != 0 || a.zs != 0 || bs != 1 || ls != 16 || (both && (b.zs != 1 || l.zs != 16)))
+            return 0;
+        for (const kloop_t &o : kp.driver)
+            if ((p.s8s8_comp ? o.cs : o.zs) == 0 || (both && o.cs != o.zs)) return 0;
+        if (!fits32(int64_t(p.s8s8_count) * 4 + 256)) return 0;
+    }
+    return (int)A;
+}
+
+// Depthwise weights (goihw -> Goihw16g 3x3: 144-byte tiles, one per call,
+// 4096 groups 256 calls) cost more in the driver than in the tiles: calls
+// of many group blocks, the blocks a baked loop (their compensation:
+// jit_comp_span).
+dim_t jit_dw_block_call(cpu_isa_t isa, const plan_t &p) {
+    static const int knob = getenv_int("RELAYOUT_JIT_DW_CALL", 8192); // experiment knob
+    if (knob <= 0 || isa == cpu_isa_t::none || data_type_size(p.ddt) != 1 || p.nodes.size() < 3)
+        return 0;
+    const size_t k = p.nodes.size();
+    const node_t &b = p.nodes[k - 1], &a = p.nodes[k - 2], &g = p.nodes[k - 3];
+    if (b.tab >= 0 || a.tab >= 0 || g.tab >= 0 || b.os != 1 || b.n > 16 || b.is != a.n) return 0;
+    if (a.is != 1 || a.os != b.n || g.is != a.n * b.n || g.os != a.n * b.n) return 0;
+    return b.dim >= 0 && b.dim == g.dim ? knob : 0;
+}
+
 dim_t jit_run_deal_min_call(cpu_isa_t isa, const plan_t &p) {
     static const int knob = getenv_int("RELAYOUT_JIT_RUN_CALL", 4096); // experiment knob
     if (knob <= 0 || vector_isa(isa) != cpu_isa_t::avx512_core || !p.bit_copy) return 0;
@@ -7199,10 +7362,32 @@ bool jit_few_b_comp(const jit_reorder_desc_t &d, const plan_t &p, const kernel_p
     if (d.in_n != 1 || d.beta != 0.f) return false;
     const kloop_t &A = kp.micro[0], &B = kp.micro[1];
     if (B.cs != 0 || B.zs != 0) return false;
-    if ((p.s8s8_comp && A.cs != 1) || (p.zp_comp && A.zs != 1)) return false;
+    // One sum per o (A index stride 1), or per call (mask 1 of grouped
+    // weights, jit_few_b_comp_reduced: A and the loops reduced, stride 0).
+    const dim_t as = p.s8s8_comp ? A.cs : A.zs;
+    if (as > 1 || (p.s8s8_comp && p.zp_comp && A.cs != A.zs)) return false;
     for (const kloop_t &l : kp.loops)
-        if (p.s8s8_comp && p.zp_comp && l.cs != l.zs) return false;
+        if ((p.s8s8_comp && p.zp_comp && l.cs != l.zs) || (as == 0 && (l.cs != 0 || l.zs != 0)))
+            return false;
     return fits32(jit_few_b_comp_span(kp) * 4);
+}
+
+// hwigo -> gOIhw4i16o4i with per-group compensation (mask 1: A = 16 o,
+// B = 4 i, the baked loops all reduce, one sum per call) was summed per
+// lane (jit_comp_in_kernel), which the few-B tiles do not do: it ran the
+// 16 x 16 tiles of 4 lanes (8x256x256x3x3 s8: 2% of a copy, 0.8x oneDNN).
+// The few-B tiles' sums per A position (comp_a) serve it too, the driver
+// adding them all to the call's one index. Knob RELAYOUT_JIT_FEW_B_COMP1=0:
+// off.
+bool jit_few_b_comp_reduced(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
+    static const bool on = getenv_int("RELAYOUT_JIT_FEW_B_COMP1", 1) != 0; // experiment knob
+    if (!on || !d.comp_lanes || d.isa != cpu_isa_t::avx512_core || kp.nmicro != 2) return false;
+    const kloop_t &A = kp.micro[0], &B = kp.micro[1];
+    if (A.cs != 0 || A.zs != 0 || B.cs != 0 || B.zs != 0 || B.in_n != 1) return false;
+    jit_reorder_desc_t e;
+    std::memcpy(&e, &d, sizeof(e));
+    e.comp_lanes = false;
+    return jit_few_b_tiles(e) == 4 && data_type_size(d.ddt) == 1;
 }
 
 // s8 / u8 hwio -> OIhw4i16o4i (bit copies): each few-B tile widened its
@@ -7872,8 +8057,40 @@ bool jit_comp_in_kernel(const plan_t &p, const kernel_plan_t &kp) {
         return false;
     if (kp.micro[0].cs != 0 || kp.micro[0].zs != 0) return false;
     for (const auto &l : kp.loops)
-        if (l.cs != 0 || l.zs != 0) return false;
+        if (l.cs != 0 || l.zs != 0) return jit_comp_span(p, kp);
     return true;
+}
+
+// Depthwise weights with s8s8 or zero-point compensation (mask 1: one sum
+// per group) ran one tile of a group block per call, the driver walking
+// the blocks (4096 x 3x3: 256 calls of 144 bytes) and adding the call's
+// 16 lane sums; with the blocks baked (jit_dw_block_call) the sums'
+// index steps with the loop, which jit_comp_in_kernel's one set of lanes
+// per call cannot hold, so the driver summed the whole dst back (2-4% of
+// a copy). The kernel now sums each position's lanes into its own
+// entries. B of at most comp_span_pitch lanes whose index is the lane
+// (per-group index, stride 1), A reduced (stride 0); the loops any
+// stride (0: reduced too), both buffers alike.
+bool jit_comp_span(const plan_t &p, const kernel_plan_t &kp) {
+    static const bool on = getenv_int("RELAYOUT_JIT_DW_COMP", 1) != 0; // experiment knob
+    if (!on || (!p.s8s8_comp && !p.zp_comp) || kp.strategy != kernel_strategy_t::transpose)
+        return false;
+    const kloop_t &A = kp.micro[0], &B = kp.micro[1];
+    if (A.cs != 0 || A.zs != 0 || B.in_n != 1 || B.n > comp_span_pitch) return false;
+    if ((p.s8s8_comp && B.cs != 1) || (p.zp_comp && B.zs != 1)) return false;
+    bool steps = false;
+    for (const auto &l : kp.loops) {
+        if (l.cs < 0 || l.zs < 0 || (p.s8s8_comp && p.zp_comp && l.cs != l.zs)) return false;
+        steps = steps || l.cs != 0 || l.zs != 0;
+    }
+    return steps && fits32(jit_comp_span_entries(kp) * 4);
+}
+
+int64_t jit_comp_span_entries(const kernel_plan_t &kp) {
+    int64_t n = comp_span_pitch;
+    for (const auto &l : kp.loops)
+        n *= l.n;
+    return n;
 }
 
 // Few-B compensation (desc.comp_a) is summed by the few-B tiles, their
@@ -7949,6 +8166,15 @@ void jit_reorder_desc_init(
         const kloop_t &B = kp.micro[1];
         d.comp_group = B.in_n % 4 == 0 && B.in_cs == 0 && B.in_zs == 0;
         d.nt = bytes >= nt_min && p.beta == 0.f;
+        // (Few-B tiles of one sum per call: their sums per A position.)
+        if (jit_few_b_comp_reduced(d, p, kp)) d.comp_lanes = d.comp_group = false;
+        // Entries per position of the baked loops (jit_comp_span).
+        d.comp_span = d.comp_lanes && jit_comp_span(p, kp);
+        int64_t pitch = comp_span_pitch;
+        for (int l = (int)kp.loops.size() - 1; l >= 0 && d.comp_span; --l) {
+            d.loop_cs[l] = pitch;
+            pitch *= kp.loops[l].n;
+        }
     }
     if (kp.strategy == kernel_strategy_t::interleave) {
         d.in_n = kp.micro[1].in_n;
@@ -8130,6 +8356,15 @@ void jit_reorder_desc_init(
     d.few_b_quads = jit_few_b_quads(d);
     d.few_b_quad_steps = jit_few_b_quad_steps(d);
     d.lane_tiles = jit_lane_tiles(d, kp);
+    d.dw = jit_dw_tiles(d, p, kp);
+    if (d.dw) {
+        // (Its rows are 16-byte stores, cached; the sums final values.)
+        d.nt = false;
+        d.comp_direct = p.s8s8_comp || p.zp_comp;
+        d.comp_lanes = d.comp_span = false;
+        d.dw_s8s8 = p.s8s8_comp;
+        d.dw_zp_disp = p.zp_comp ? int64_t(p.s8s8_count) * 4 : -1;
+    }
     if (d.comp_a && !jit_comp_a_declared(comp_rules, d)) {
         d.comp_a = false;
         d.nt = false;

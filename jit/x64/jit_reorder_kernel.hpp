@@ -310,6 +310,20 @@ struct jit_reorder_desc_t {
     // loop_cs, which the driver adds to the sums once per run of calls
     // of the same driver index. See jit_few_b_comp.
     bool comp_a;
+    // Depthwise int8 weights (goihw -> Goihw16g: blocks of 16 groups, each
+    // group's A = dw spatial positions a src run, a dst row of 16 lanes
+    // per position): four blocks per step, one in each 128-bit lane, as
+    // 16 x 16 byte transposes; with compensation (comp_direct) each
+    // block's 16 sums are stored by the kernel as the final values,
+    // straight into the dst's buffers (0: none). See jit_dw_tiles.
+    int dw;
+    bool comp_direct;
+    bool dw_s8s8;       // ... the s8s8 sums stored (at comp)
+    int64_t dw_zp_disp; // ... the zero-point sums' byte offset from comp (-1: none)
+    // Compensation summed per lane (comp_lanes) into comp_span_pitch
+    // entries per position of the baked loops, whose loop_cs then step the
+    // sums' pointer (jit_comp_span).
+    bool comp_span;
     // ... of 1-byte bit copies whose innermost baked loop continues A (the
     // O blocks): whole calls run four A tiles per step (64 src bytes of
     // each row, byte and word unpacks and a 128-bit lane transpose). See
@@ -337,7 +351,9 @@ struct jit_reorder_desc_t {
     int nloops;
     dim_t loop_n[max_loops], loop_is[max_loops], loop_os[max_loops], loop_ss[max_loops],
             loop_ds[max_loops];
-    dim_t loop_cs[max_loops]; // desc.comp_a: the compensation index strides of the loops
+    // desc.comp_a: the compensation index strides of the loops; comp_span:
+    // the strides of their entries in jit_call_args_t::comp
+    dim_t loop_cs[max_loops];
 };
 
 // Fills a desc from a plan and its kernel plan.
@@ -461,6 +477,33 @@ dim_t jit_run_deal_min_call(cpu_isa_t isa, const plan_t &p);
 // short-A tiles, jit_flat_a_tiles): calls of up to
 // RELAYOUT_JIT_O16_BLOCKS (O, I) blocks, elements (0: none).
 dim_t jit_o16_block_call(cpu_isa_t isa, const plan_t &p);
+
+// kernel_plan_params_t::min_tile_call and tile_call_max of depthwise
+// int8 weights (goihw -> Goihw16g / 8g / 4g, goiw -> Goiw16g, ...: B =
+// a block of up to 16 groups, dst-unit, of src stride A; A = a group's
+// A spatial positions, src-unit, dst stride B; the group blocks dense on
+// both sides): calls of many group blocks, each a tile of A x B, instead
+// of one (elements; 0: none). Knob RELAYOUT_JIT_DW_CALL: elements, 0 off.
+dim_t jit_dw_block_call(cpu_isa_t isa, const plan_t &p);
+
+// Per-lane compensation sums whose index also steps with the baked loops
+// (desc.comp_span: depthwise weights, one sum per group, the group blocks
+// baked): the kernel keeps comp_span_pitch int32 entries per position of
+// its baked loops, the driver adds each position's lanes to the sums of
+// its index (jit_comp_in_kernel's sums are one set of lanes per call).
+// Knob RELAYOUT_JIT_DW_COMP=0: off (the driver sums the dst back).
+bool jit_comp_span(const plan_t &p, const kernel_plan_t &kp);
+constexpr int64_t comp_span_pitch = 16;
+// Its int32 entries per call.
+int64_t jit_comp_span_entries(const kernel_plan_t &kp);
+
+// desc.dw (0: none): AVX-512 1-byte bit copies of depthwise weights (A of
+// at most 128 src-unit positions, dst stride 16; B = 16 groups of src
+// stride A; one baked loop of whole blocks, a multiple of 4, dense on
+// both sides), no padding; compensation only where every index is
+// written by one call (desc.comp_direct: A and B whole in the call,
+// every driver node steps the index). Knob RELAYOUT_JIT_DW_TILES=0: off.
+int jit_dw_tiles(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp);
 
 // AVX2 8x16 tiles whose last A tile is shifted back: only its new rows
 // stored.
@@ -731,6 +774,10 @@ bool jit_few_b_run_loop(cpu_isa_t isa, const plan_t &p);
 // (both buffers alike), every tile of the call a few-B or a 16x16 one.
 // Knob RELAYOUT_JIT_FEW_B_COMP=0: off (the driver sums the dst back).
 bool jit_few_b_comp(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp);
+// desc.comp_lanes given up for the few-B tiles' sums (comp_a) where the
+// compensation of a call is one sum (A, B and the loops reduce: mask 1
+// of grouped 4i16o4i weights).
+bool jit_few_b_comp_reduced(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp);
 // The int32 sums a call of a desc.comp_a kernel adds to (its span of
 // compensation indices, whole tiles).
 dim_t jit_few_b_comp_span(const kernel_plan_t &kp);

@@ -48,14 +48,32 @@ struct problem_t {
     std::vector<int64_t> dims;
     rl_dt sdt, ddt;
     const char *stag, *dtag; // string tags (relayout) = oneDNN tags by name
-    bool src_scale = false;  // common src scale 0.5
+    bool src_scale = false;  // src scale 0.5 (common), or per dim (scale_mask)
     bool s8s8_comp = false;  // dst s8s8 compensation (comp_mask)
+    int scale_mask = 0;      // src scales over these dims ("scale:M"; 0: common)
+    int s8s8_mask = -1;      // the compensation mask ("s8s8:M"; -1: comp_mask's)
 };
 
 // The compensation mask a user passes for weights (oneDNN's): over O, and
-// over G and O for grouped ones (a dst tag starting with g).
+// over G and O for grouped ones (a dst tag starting with g). Depthwise
+// weights (Goihw16g, Goiw8g, ...: O = I = 1 per group) keep one sum per
+// group, mask 1, as oneDNN's depthwise convolutions ask for.
 int comp_mask(const problem_t &pb) {
+    if (pb.s8s8_mask >= 0) return pb.s8s8_mask;
     return pb.dtag[0] == 'g' ? 3 : 1;
+}
+
+// The src scales ("scale": one, 0.5; "scale:M": one per position of the
+// masked dims, 0.25 to 1 in steps of 1/4 so every product is exact in
+// both libraries).
+std::vector<float> src_scales(const problem_t &pb) {
+    size_t n = 1;
+    for (size_t d = 0; d < pb.dims.size(); ++d)
+        if (pb.scale_mask & (1 << d)) n *= size_t(pb.dims[d]);
+    std::vector<float> v(n);
+    for (size_t i = 0; i < n; ++i)
+        v[i] = pb.scale_mask ? 0.25f * float(1 + i % 4) : 0.5f;
+    return v;
 }
 
 double seconds(clk::time_point a, clk::time_point b) {
@@ -145,8 +163,11 @@ dnnl::memory::format_tag dnnl_tag(const std::string &t) {
         RELAYOUT_BENCH_TAG(OIhw16i16o), RELAYOUT_BENCH_TAG(OIhw16o16i),
         RELAYOUT_BENCH_TAG(IOhw16o16i), RELAYOUT_BENCH_TAG(Ohwi16o),
         RELAYOUT_BENCH_TAG(OIhw4i16o4i), RELAYOUT_BENCH_TAG(OIhw8i16o2i),
-        RELAYOUT_BENCH_TAG(OIdhw16i16o), RELAYOUT_BENCH_TAG(goihw),
-        RELAYOUT_BENCH_TAG(gOIhw16i16o) };
+        RELAYOUT_BENCH_TAG(OIdhw16i16o), RELAYOUT_BENCH_TAG(goihw), RELAYOUT_BENCH_TAG(gOIhw16i16o),
+        RELAYOUT_BENCH_TAG(gOIhw4i16o4i), RELAYOUT_BENCH_TAG(hwigo), RELAYOUT_BENCH_TAG(goiw),
+        RELAYOUT_BENCH_TAG(goidhw), RELAYOUT_BENCH_TAG(Goihw16g), RELAYOUT_BENCH_TAG(Goihw8g),
+        RELAYOUT_BENCH_TAG(Goihw4g), RELAYOUT_BENCH_TAG(Goiw16g), RELAYOUT_BENCH_TAG(Goiw8g),
+        RELAYOUT_BENCH_TAG(Goidhw16g) };
 #undef RELAYOUT_BENCH_TAG
     for (const auto &x : tags)
         if (t == x.first) return x.second;
@@ -165,7 +186,7 @@ void bm_reorder(benchmark::State &state, problem_t pb) {
                         relayout_extra_flag_compensation_conv_s8s8, comp_mask(pb), 0, 1.f),
                 "set_extra");
     primitive_attr attr;
-    if (pb.src_scale) attr.set_scales(RELAYOUT_ARG_SRC, 0, { 0.5f });
+    if (pb.src_scale) attr.set_scales(RELAYOUT_ARG_SRC, pb.scale_mask, src_scales(pb));
     reorder::primitive_desc pd(eng, smd, eng, dmd, attr);
     reorder r(pd);
     memory src(smd, eng), dst(pd.dst_desc(), eng);
@@ -205,7 +226,7 @@ void bm_reorder(benchmark::State &state, problem_t pb) {
                 ddmd.data.extra.compensation_mask = comp_mask(pb);
             }
             dnnl::primitive_attr dattr;
-            if (pb.src_scale) dattr.set_output_scales(0, { 0.5f });
+            if (pb.src_scale) dattr.set_output_scales(pb.scale_mask, src_scales(pb));
             dnnl::reorder::primitive_desc dpd(deng, dsmd, deng, ddmd, dattr);
             dr = dnnl::reorder(dpd);
             dsrc = dnnl::memory(dsmd, deng, src.get_data_handle());
@@ -431,7 +452,7 @@ void bm_family(benchmark::State &state, family_t f) {
         dmd = memory::desc(pb.dims, pb.ddt, pb.dtag);
     }
     primitive_attr attr;
-    if (pb.src_scale) attr.set_scales(RELAYOUT_ARG_SRC, 0, { 0.5f });
+    if (pb.src_scale) attr.set_scales(RELAYOUT_ARG_SRC, pb.scale_mask, src_scales(pb));
     reorder::primitive_desc pd(eng, smd, eng, dmd, attr);
     reorder r(pd);
     relayout_set_max_cpu_isa(relayout_cpu_isa_default);
@@ -446,8 +467,10 @@ void bm_family(benchmark::State &state, family_t f) {
 }
 
 // Problems from a file (--problems=FILE), one per line, '#' comments:
-//   DIMS SDT:STAG>DDT:DTAG [scale] [s8s8]
-// e.g. "16x256x64x64 f32:nChw8c>f32:nchw" or "1024x1024x3x3
+//   DIMS SDT:STAG>DDT:DTAG [scale[:MASK]] [s8s8[:MASK]]
+// (scale:MASK: one src scale per position of the masked dims, e.g.
+// scale:1 per group; s8s8:MASK: that compensation mask instead of
+// comp_mask's) e.g. "16x256x64x64 f32:nChw8c>f32:nchw" or "1024x1024x3x3
 // f32:oihw>s8:OIhw4i16o4i scale s8s8": any shape and tag pair, against
 // oneDNN and the copy like the table above (rows named extra/...).
 std::vector<problem_t> read_problems(const char *path) {
@@ -489,7 +512,8 @@ std::vector<problem_t> read_problems(const char *path) {
         const size_t c2 = gt == std::string::npos ? gt : w[1].find(':', gt);
         if (gt == std::string::npos || c1 > gt || c2 == std::string::npos) {
             std::fprintf(stderr,
-                    "reorder_bench: %s:%d: expected 'DIMS SDT:STAG>DDT:DTAG [scale] [s8s8]'\n",
+                    "reorder_bench: %s:%d: expected 'DIMS SDT:STAG>DDT:DTAG [scale[:M]] "
+                    "[s8s8[:M]]'\n",
                     path, line);
             std::exit(2);
         }
@@ -505,8 +529,14 @@ std::vector<problem_t> read_problems(const char *path) {
         for (size_t k = 2; k < w.size(); ++k) {
             if (w[k] == "scale") {
                 pb.src_scale = true;
+            } else if (w[k].rfind("scale:", 0) == 0) {
+                pb.src_scale = true;
+                pb.scale_mask = std::atoi(w[k].c_str() + 6);
             } else if (w[k] == "s8s8") {
                 pb.s8s8_comp = true;
+            } else if (w[k].rfind("s8s8:", 0) == 0) {
+                pb.s8s8_comp = true;
+                pb.s8s8_mask = std::atoi(w[k].c_str() + 5);
             } else {
                 std::fprintf(stderr, "reorder_bench: %s:%d: unknown option '%s'\n", path, line,
                         w[k].c_str());

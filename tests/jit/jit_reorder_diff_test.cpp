@@ -4725,11 +4725,6 @@ TEST(jit_reorder, FlatRowsToBytes) {
     EXPECT_EQ(desc_of(c, cpu_isa_t::avx2).flat_bytes, 0) << c.str();
 }
 
-} // namespace
-} // namespace test
-} // namespace impl
-} // namespace relayout
-
 namespace relayout {
 namespace impl {
 namespace test {
@@ -5895,6 +5890,130 @@ TEST(jit_reorder, ShortTilesSplitYmm) {
         c.dims = { 64, 256, 3, 3 };
         EXPECT_TRUE(run_jit_case(c, isa));
     }
+}
+
+} // namespace
+} // namespace test
+} // namespace impl
+} // namespace relayout
+
+// Depthwise int8 weights (goihw -> Goihw16g, goiw -> Goiw16g, goidhw ->
+// Goidhw16g): calls of many group blocks (jit_dw_block_call), run as
+// four blocks per step of byte transposes (jit_dw_tiles) whose per-group
+// compensation the kernel stores itself (comp_direct); calls of a
+// block count not a multiple of 4 keep the generic tiles, their sums
+// stepping with the block loop (jit_comp_span). Sizes around the 16-group
+// blocks and the four-block steps, spatial sizes 1 to 121 (chunks of 16
+// rows), a src ending at a guard page; against the knobs (ctest entries)
+// each path alone. `which`: the cases whose rule a knob turns off (the
+// tiles: all; the span: its cases; the block calls: the large ones).
+enum class dw_cases_t { all, span, calls };
+void depthwise_cases(dw_cases_t which) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    const bool call_on = getenv_int("RELAYOUT_JIT_DW_CALL", 8192) > 0;
+    const bool tiles_on = getenv_int("RELAYOUT_JIT_DW_TILES", 1) != 0;
+    const bool span_on = getenv_int("RELAYOUT_JIT_DW_COMP", 1) != 0;
+    struct dw_case_t {
+        std::vector<dim_t> dims;
+        const char *stag, *dtag;
+        int dw; // desc.dw with every knob on (0: not the depthwise tiles)
+    };
+    const dw_case_t cases[] = { { { 4096, 1, 1, 3, 3 }, "goihw", "Goihw16g", 9 },
+        { { 64, 1, 1, 3, 3 }, "goihw", "Goihw16g", 9 }, // one step
+        { { 192, 1, 1, 5, 5 }, "goihw", "Goihw16g", 25 },
+        { { 256, 1, 1, 7, 7 }, "goihw", "Goihw16g", 49 },
+        { { 128, 1, 1, 11, 11 }, "goihw", "Goihw16g", 121 },
+        { { 512, 1, 1, 1, 1 }, "goihw", "Goihw16g", 0 }, // a copy
+        { { 8192, 1, 1, 3 }, "goiw", "Goiw16g", 3 },
+        { { 1024, 1, 1, 3, 3, 3 }, "goidhw", "Goidhw16g", 27 },
+        { { 80, 1, 1, 3, 3 }, "goihw", "Goihw16g", 0 },   // 5 blocks: the span
+        { { 48, 1, 1, 5, 5 }, "goihw", "Goihw16g", 0 },   // 3 blocks
+        { { 4100, 1, 1, 3, 3 }, "goihw", "Goihw16g", 0 }, // padded groups
+        { { 72, 1, 1, 3, 3 }, "goihw", "Goihw16g", 0 } };
+    uint32_t seed = 2000;
+    for (const dw_case_t &dc : cases)
+        for (data_type_t dt : { relayout_s8, relayout_u8 })
+            for (uint64_t flags : { uint64_t(0), s8s8, zp, s8s8 | zp }) {
+                if (dt == relayout_u8 && (flags & s8s8)) continue; // (s8 dsts only)
+                const bool large = dc.dims[0] * 16 * std::max(dc.dw, 1) > 32768;
+                if ((which == dw_cases_t::span && (dc.dw || flags == 0))
+                        || (which == dw_cases_t::calls && !large))
+                    continue;
+                jit_case_t c = jit_case_t::of(dc.dims, dt, dt, dc.stag, dc.dtag);
+                c.set_comp(flags, 1);
+                std::string kplan;
+                case_kplan(c, isa, kplan);
+                const x64::jit_reorder_desc_t d = desc_of(c, isa);
+                // The blocks baked, in steps of four, in every call.
+                const dim_t blocks = dc.dims[0] / 16;
+                const dim_t blk = 16 * dc.dw;
+                const bool baked = call_on || blocks * blk <= 32768;
+                const int want = tiles_on && baked ? dc.dw : 0;
+                EXPECT_EQ(d.dw, want) << c.str() << ": " << kplan;
+                EXPECT_EQ(d.comp_direct, d.dw != 0 && flags != 0) << c.str();
+                // The span: blocks baked (not padded), compensation, not
+                // the tiles.
+                const bool span = span_on && flags != 0 && d.dw == 0 && dc.dims[0] % 16 == 0
+                                  && kplan.find("loops:[") != std::string::npos;
+                EXPECT_EQ(d.comp_span, span) << c.str() << ": " << kplan;
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed));
+                c.guard_src = true;
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed));
+            }
+    if (which != dw_cases_t::all) return;
+    // Two threads, each its own calls' sums; not with other O or I (a
+    // grouped layout whose sums gather several calls), nor on AVX2.
+    jit_case_t c =
+            jit_case_t::of({ 65536, 1, 1, 3, 3 }, relayout_s8, relayout_s8, "goihw", "Goihw16g");
+    c.set_comp(s8s8 | zp, 1);
+    EXPECT_EQ(desc_of(c, isa).dw, tiles_on && call_on ? 9 : 0) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed));
+    EXPECT_EQ(desc_of(c, cpu_isa_t::avx2).dw, 0) << c.str();
+    EXPECT_TRUE(run_jit_case(c, cpu_isa_t::avx2, nullptr, ++seed));
+    c = jit_case_t::of({ 64, 2, 1, 3, 3 }, relayout_s8, relayout_s8, "goihw", "gOIhw16i16o");
+    c.set_comp(s8s8, 1);
+    EXPECT_EQ(desc_of(c, isa).dw, 0) << c.str();
+    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed));
+}
+
+TEST(jit_reorder, DepthwiseTiles) {
+    depthwise_cases(dw_cases_t::all);
+}
+
+TEST(jit_reorder, DepthwiseCompSpan) {
+    depthwise_cases(dw_cases_t::span);
+}
+
+TEST(jit_reorder, DepthwiseBlockCalls) {
+    depthwise_cases(dw_cases_t::calls);
+}
+
+// Grouped 4i16o4i weights with per-group compensation (mask 1: one sum
+// per call) take the few-B tiles and their sums per A position
+// (jit_few_b_comp_reduced), the driver adding them to the call's index;
+// mask 3 keeps one sum per o. Knob RELAYOUT_JIT_FEW_B_COMP1=0 (ctest): the
+// 16 x 16 tiles summing per lane, as before.
+TEST(jit_reorder, FewBCompPerGroup) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    const bool on = getenv_int("RELAYOUT_JIT_FEW_B_COMP1", 1) != 0;
+    uint32_t n = 2100;
+    for (data_type_t sdt : { relayout_f32, relayout_s8 })
+        for (const std::vector<dim_t> &dims : std::vector<std::vector<dim_t>>{
+                     { 3, 32, 48, 3, 3 }, { 2, 40, 20, 1, 3 }, { 4, 64, 64, 3, 3 } })
+            for (uint64_t flags : { s8s8, zp, s8s8 | zp }) {
+                jit_case_t c = jit_case_t::of(dims, sdt, relayout_s8, "hwigo", "gOIhw4i16o4i");
+                c.set_comp(flags, 1);
+                const x64::jit_reorder_desc_t d = desc_of(c, isa);
+                EXPECT_EQ(d.comp_a, on) << c.str();
+                EXPECT_EQ(d.few_b, on ? 4 : 0) << c.str();
+                EXPECT_EQ(d.comp_lanes, !on) << c.str();
+                if (sdt == relayout_f32) c.src_scale_mask = 1; // per g
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                c.guard_src = true;
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+            }
 }
 
 } // namespace
