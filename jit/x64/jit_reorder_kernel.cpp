@@ -128,6 +128,7 @@ public:
         wide_ = stage_ || wstage_ ? jit_wide_stage(d) : 0; // (the same conditions)
         ysrc_pf_ = jit_ymm_byte_src_stage(d);
         ylines2_ = d.ymm_small_lines && d.ymm_small == 1 && d.n[1] == 128;
+        ywide_ = ysrc_pf_ ? jit_ymm_byte_wide_src(d) : 0;
         rows_ = row_tiles(d);
         bytes_ = row_bytes(d);
         row_pf_ = d.nt ? row_bytes_pf_ : 0;
@@ -169,6 +170,9 @@ private:
     // AVX2 byte lines of 128-lane calls: two lines of each dst row per
     // group (jit_ymm_byte_line_pairs).
     bool ylines2_ = false;
+    // ... and their src rows staged ywide_ lines at a time (0: one line
+    // per group; see jit_ymm_byte_wide_src).
+    int ywide_ = 0;
     // Interleaves of 64-lane rows (4i16o4i): the four 16-lane tiles of a
     // row unrolled, narrow dst rows assembled on the stack (gen_row_tiles).
     bool rows_ = false;
@@ -2422,10 +2426,11 @@ void reorder_gen_t::gen_ymm_small_tiles() {
     // bytes), each row loaded without reading past it, the dst rows of
     // the columns past it not stored (their zeros add nothing to the
     // compensation).
-    // `src_staged`: the src rows at buf_ysrc, 64 bytes apart.
+    // `src_stage`: the src rows staged at that register + `src_pitch` * row.
     // `stage_pitch`: the dst rows' pitch in the stage.
     auto tile = [&](int s, bool shifted, const Reg64 *stage = nullptr, int short_a = 0,
-                        bool src_staged = false, int stage_pitch = 64) {
+                        const Reg64 *src_stage = nullptr, int src_pitch = 64,
+                        int stage_pitch = 64) {
         const Reg64 &to = stage ? *stage : rdx;
         const int64_t pitch = stage ? stage_pitch : osA;
         const int64_t so = s * 16, doff = s * TA * pitch;
@@ -2436,9 +2441,10 @@ void reorder_gen_t::gen_ymm_small_tiles() {
                 vinserti128(Ymm(r), Ymm(r), Xmm(8 + r), 1);
                 continue;
             }
-            if (src_staged) {
-                vmovdqu(Xmm(r), ptr[rsp + buf_ysrc + r * 64 + (int)so]);
-                vinserti128(Ymm(r), Ymm(r), ptr[rsp + buf_ysrc + (8 + r) * 64 + (int)so], 1);
+            if (src_stage) {
+                const Reg64 &sb = *src_stage;
+                vmovdqu(Xmm(r), ptr[sb + r * src_pitch + (int)so]);
+                vinserti128(Ymm(r), Ymm(r), ptr[sb + (8 + r) * src_pitch + (int)so], 1);
                 continue;
             }
             vmovdqu(Xmm(r), ptr[rcx + row_disp(r) + so]);
@@ -2481,37 +2487,84 @@ void reorder_gen_t::gen_ymm_small_tiles() {
     // `lnot` past the call's last lines.
     auto lines_group = [&](int nl, const Label &lnot) {
         const int GB = 64 * nl / e, pitch = 64 * nl;
-        Label lbt;
         jump_if_past(r15, GB, s_v0 + 8, lnot);
         tile_addr();
         lea(rsi, ptr[rsp + buf_stage]);
-        mov(ebx, GB / 16);
-        L(lbt);
-        if (ysrc_pf_) {
-            // The B tile's 16 src lines (rows 2^k bytes apart, one L1 set:
-            // 16 lines over 8 or 12 ways, evicted before the next of the 4
-            // tiles reads them) copied whole to the stack, and the lines
-            // ysrc_pf_ - 1 groups on prefetched into L2 within the call.
-            for (int r = 0; r < 16; ++r)
-                for (int h = 0; h < 2; ++h) {
-                    const Ymm v((2 * r + h) % 16);
-                    vmovdqu(v, ptr[rcx + row_disp(r) + 32 * h]);
-                    vmovdqu(ptr[rsp + buf_ysrc + r * 64 + 32 * h], v);
-                }
-            if (ysrc_pf_ > 1) {
-                Label lno_pf;
-                jump_if_past(rax, GA * ysrc_pf_, s_v0, lno_pf);
+        // The group's B tiles, their src rows read from a stack stage (rdi)
+        // when ysrc_pf_: `wide`, the group's block of ywide_ groups (r12:
+        // the B tile's slot, r13: the group's offset in the block).
+        auto b_tiles = [&](bool wide) {
+            const int W = ywide_, spitch = wide ? 64 * W : 64;
+            // The B tile's 16 src rows, `lines` lines each, copied to rdi
+            // (a row per spitch), and the lines `ahead` bytes on prefetched
+            // into L2 unless that group is past the call (`past`: the
+            // extent jump_if_past tests).
+            auto stage_rows = [&](int lines, int64_t ahead, int64_t past) {
                 for (int r = 0; r < 16; ++r)
-                    prefetcht1(ptr[rcx + row_disp(r) + 64 * (ysrc_pf_ - 1)]);
+                    for (int h = 0; h < 2 * lines; ++h) {
+                        const Ymm v((2 * lines * r + h) % 16);
+                        vmovdqu(v, ptr[rcx + row_disp(r) + 32 * h]);
+                        vmovdqu(ptr[rdi + r * spitch + 32 * h], v);
+                    }
+                if (!ahead) return;
+                Label lno_pf;
+                jump_if_past(rax, past, s_v0, lno_pf);
+                for (int r = 0; r < 16; ++r)
+                    for (int l = 0; l < lines; ++l)
+                        prefetcht1(ptr[rcx + row_disp(r) + ahead + 64 * l]);
                 L(lno_pf);
+            };
+            Label lbt;
+            mov(ebx, GB / 16);
+            L(lbt);
+            if (wide) {
+                // At the block's first group: the B tile's 16 src rows, W
+                // lines each, to its slot (a row's lines back to back: one
+                // DRAM page, a sequence for the L2 streamer), and the next
+                // block's lines prefetched; the other groups read the slot.
+                Label lcopied;
+                mov(rdi, r12);
+                test(r13, r13);
+                jnz(lcopied, T_NEAR);
+                stage_rows(W, 64 * W, 64 * W + 1);
+                L(lcopied);
+                add(rdi, r13);
+                add(r12, 16 * spitch);
+            } else if (ysrc_pf_) {
+                // The B tile's 16 src lines (rows 2^k bytes apart, one L1 set:
+                // 16 lines over 8 or 12 ways, evicted before the next of the 4
+                // tiles reads them) copied whole to the stack, and the lines
+                // ysrc_pf_ - 1 groups on prefetched into L2 within the call.
+                lea(rdi, ptr[rsp + buf_ysrc]);
+                stage_rows(1, 64 * (ysrc_pf_ - 1), GA * ysrc_pf_);
             }
+            for (int s = 0; s < 4; ++s)
+                tile(s, false, &rsi, 0, ysrc_pf_ ? &rdi : nullptr, spitch, pitch);
+            add(rcx, (int)row_disp(16));
+            add(rsi, 16 * e);
+            dec(ebx);
+            jnz(lbt, T_NEAR);
+        };
+        if (ywide_) {
+            // Blocks of ywide_ groups whole in the call wide, the rest as
+            // single groups (the slots at buf_ysrc: 16 rows of ywide_
+            // lines per B tile).
+            Label lnarrow, lwide_done;
+            mov(r13, rax);
+            and_(r13, 64 * ywide_ - 1);
+            mov(r12, rax);
+            sub(r12, r13);
+            jump_if_past(r12, 64 * ywide_, s_v0, lnarrow);
+            imul(r12, r15, 64 * ywide_);
+            lea(r12, ptr[rsp + r12 + buf_ysrc]);
+            b_tiles(true);
+            jmp(lwide_done, T_NEAR);
+            L(lnarrow);
+            b_tiles(false);
+            L(lwide_done);
+        } else {
+            b_tiles(false);
         }
-        for (int s = 0; s < 4; ++s)
-            tile(s, false, &rsi, 0, ysrc_pf_ != 0, pitch);
-        add(rcx, (int)row_disp(16));
-        add(rsi, 16 * e);
-        dec(ebx);
-        jnz(lbt, T_NEAR);
         // (the loads match the stage's stores: 16-byte pieces for bytes,
         // which a 32-byte load could not take from the store buffer)
         stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
@@ -5494,6 +5547,8 @@ void reorder_gen_t::generate() {
     if (d_.ymm_small_lines) // a group's dst lines
         frame = std::max(frame, buf_stage + 64 * 64 * (ylines2_ ? 2 : 1));
     if (ysrc_pf_) frame = std::max(frame, buf_ysrc + 16 * 64); // a B tile's src lines
+    if (ywide_) // ... ywide_ lines of each src row of every B tile
+        frame = std::max(frame, buf_ysrc + (int)d_.n[1] * 64 * ywide_);
     if (d_.packed_rows)
         frame = std::max(frame, buf_stage + 17 * 64); // 16 rows, the last one's dead lanes
     // The block lines' staged rows.
@@ -5899,6 +5954,17 @@ int jit_ymm_byte_src_stage(const jit_reorder_desc_t &d) {
     if (!on || !d.ymm_small_lines || d.ymm_small != 1) return 0;
     if (dst_rows_per_l1_set(d.is[1], 16) <= 8) return 0;
     return fits32(16 * d.is[1] + 64 * (pf + 1)) ? 1 + std::max(0, pf) : 0;
+}
+
+// The src stage's rows (jit_ymm_byte_src_stage) read this many lines at
+// a time (0: one line per group): every B tile of a call stages 16 rows x
+// this many lines at the first group of each block of as many groups.
+// Knob RELAYOUT_JIT_YMM_WIDE_SRC (lines, default 4; 0 or 1: off).
+int jit_ymm_byte_wide_src(const jit_reorder_desc_t &d) {
+    static const int knob = getenv_int("RELAYOUT_JIT_YMM_WIDE_SRC", 4); // experiment knob
+    if (knob != 2 && knob != 4) return 0;
+    if (!jit_ymm_byte_src_stage(d) || d.n[1] % 16 != 0 || d.n[1] * 64 * knob > 32 * 1024) return 0;
+    return fits32(16 * d.is[1] + 64 * 2 * knob) && d.n[0] >= 64 * knob ? knob : 0;
 }
 
 // The byte lines' calls of far src rows (a KiB or more apart), streamed,

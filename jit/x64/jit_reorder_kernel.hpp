@@ -643,6 +643,9 @@ bool jit_ymm_small_lines(const jit_reorder_desc_t &d, size_t bytes);
 // KiB and up) stage each B tile's src lines: 0 if not, else 1 + the
 // groups their L2 prefetch runs ahead.
 int jit_ymm_byte_src_stage(const jit_reorder_desc_t &d);
+// ... the lines of each src row that stage reads at a time (0: one a
+// group; 2 or 4: a block of as many groups).
+int jit_ymm_byte_wide_src(const jit_reorder_desc_t &d);
 // AVX2 byte lines of far src rows and dst rows of whole line pairs,
 // streamed: calls of 128 B lanes and 512 A positions (two lines of each
 // dst row per group).

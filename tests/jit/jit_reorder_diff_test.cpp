@@ -3823,15 +3823,23 @@ TEST(jit_reorder, ByteRows128) {
 // positions, two lines of each dst row per group
 // (jit_ymm_byte_line_pairs); src rows that pack a B tile's 16 lines into
 // one L1 set (pitches of 4 KiB and up) are staged a B tile at a time
-// (jit_ymm_byte_src_stage; not rows 4165 B apart). Whole calls (ab -> ba, nchw -> nhwc of 256
-// channels), a last call of 100 A positions (a partial group), a last
-// call of 69 lanes (one line, then the edges) and of 4 (edges only), odd
-// src strides, padded dst rows, 384 channels on 97 x 113 planes
-// (unstaged src rows), the src ending at a guard page; s8 and u8 in turn.
-// Bit-exact, and the rule on AVX2 only: not for dst rows of 200 B or
-// padded to 4160 B (not line pairs), src rows under 1 KiB apart, nor
-// below the streaming size.
+// (jit_ymm_byte_src_stage; not rows 4165 B apart), 4 lines of each row
+// at a time in blocks of 4 groups (jit_ymm_byte_wide_src). Whole calls
+// (ab -> ba, nchw -> nhwc of 256 channels), a last call of 100 A
+// positions (a partial group), of 357 (a wide block, a single group, a
+// partial group), a last call of 69 lanes (one line, then the edges) and
+// of 4 (edges only), odd src strides, padded dst rows, 384 channels on 97
+// x 113 planes (unstaged src rows), the src ending at a guard page; s8
+// and u8 in turn. Bit-exact, and the rule on AVX2 only: not for dst rows
+// of 200 B or padded to 4160 B (not line pairs), src rows under 1 KiB
+// apart, nor below the streaming size. ctest runs it with each of the
+// three knobs off (RELAYOUT_JIT_YMM_LINE_PAIRS, RELAYOUT_JIT_YMM_SRC_STAGE,
+// RELAYOUT_JIT_YMM_WIDE_SRC) and with 2-line blocks.
 TEST(jit_reorder, YmmByteLinePairs) {
+    const bool pairs = getenv_int("RELAYOUT_JIT_YMM_LINE_PAIRS", 1) != 0;
+    const bool stage = getenv_int("RELAYOUT_JIT_YMM_SRC_STAGE", 1) != 0;
+    const int wide_knob = getenv_int("RELAYOUT_JIT_YMM_WIDE_SRC", 4);
+    const int wide = stage && (wide_knob == 2 || wide_knob == 4) ? wide_knob : 0;
     struct case_t {
         rule_case_t r;
         int64_t staged; // the src stage's jit_ymm_byte_src_stage on AVX2
@@ -3840,6 +3848,7 @@ TEST(jit_reorder, YmmByteLinePairs) {
         { { { 4096, 4100 }, "ab", "ba", {}, true }, 3 },
         { { { 4196, 4165 }, "ab", "", {}, true, { 1, 4224 } }, 0 },
         { { { 4096, 4100 }, "ab", "", { 4103, 1 }, true, { 1, 4224 } }, 3 },
+        { { { 4096, 4453 }, "ab", "ba", { 8192, 1 }, true }, 3 },
         { { { 16, 256, 64, 64 }, "nchw", "nhwc", {}, true }, 3 },
         { { { 4, 384, 97, 113 }, "nchw", "nhwc", {}, true }, 0 },
         { { { 9, 200, 97, 113 }, "nchw", "nhwc", {}, false }, 0 },
@@ -3855,7 +3864,7 @@ TEST(jit_reorder, YmmByteLinePairs) {
             jit_case_t c = case_of(yc.r, ++n % 2 ? relayout_s8 : relayout_u8);
             plan_t p;
             case_plan(c, p);
-            const bool rule = y && yc.r.rule;
+            const bool rule = y && yc.r.rule && pairs;
             EXPECT_EQ(x64::jit_ymm_byte_line_pairs(isa, p), rule) << c.str();
             const x64::jit_reorder_desc_t d = desc_of(c, isa);
             if (rule) {
@@ -3864,8 +3873,14 @@ TEST(jit_reorder, YmmByteLinePairs) {
                 EXPECT_TRUE(d.ymm_small_lines && d.nt) << c.str();
             }
             if (y) {
-                EXPECT_EQ(x64::jit_ymm_byte_src_stage(d), d.ymm_small_lines ? yc.staged : 0)
-                        << c.str();
+                const int64_t staged = d.ymm_small_lines && stage ? yc.staged : 0;
+                EXPECT_EQ(x64::jit_ymm_byte_src_stage(d), staged) << c.str();
+                // (the 64-lane calls of 64 A positions: no block of 4)
+                const bool blocks = d.n[0] >= 64 * wide;
+                EXPECT_EQ(x64::jit_ymm_byte_wide_src(d), staged && blocks ? wide : 0) << c.str();
+                if (rule && staged) {
+                    EXPECT_EQ(x64::jit_ymm_byte_wide_src(d), wide) << c.str();
+                }
             }
             if (!y) continue; // (other byte tiles: ByteRows128, BytePlanePairs)
             c.guard_src = n % 3 == 0;
