@@ -867,6 +867,7 @@ private:
     void gen_narrow_half();
     void row_byte_groups(int g0, int g1, const Opmask *k);
     void gen_row_words(int TA);
+    void word_rows(int j0, int j1, const Opmask *k);
     void gen_pair_a();
     void gen_quad_a();
     void gen_quad_bytes();
@@ -3052,16 +3053,30 @@ void reorder_gen_t::row_byte_groups(int g0, int g1, const Opmask *k) {
         }
 }
 
-// Narrow rows to bytes in halves (d_.narrow_half, see jit_narrow_half):
-// whole calls of one row tile (64 B lanes, src rows a page or more
-// apart) in blocks of narrow_half A tiles. Rows 0 .. 31 of the block's
-// tiles are converted first, their group registers (zmm 0 .. 7, 512 B a
-// tile) parked on the stack; then each tile's rows 32 .. 63 join them,
-// one transpose, 16 whole dst lines as gen_row_bytes. So 32 src rows are
-// read at a time, not 64. r8 src, r9 dst, r10 / r11 scales of the call.
+// Narrow rows in parts (d_.narrow_half, see jit_narrow_half): whole
+// calls of one or two row tiles (src rows a page or more apart) in blocks
+// of narrow_half A tiles, read in d_.narrow_parts passes over the block.
+// The call's row tiles have 16 registers each (bytes: groups of 4 rows,
+// gen_row_bytes; words: pairs of rows, gen_row_words), numbered on
+// across the tiles; each pass converts the next 16 * tiles / parts of
+// them for every tile of the block, the passes before the last park them
+// on the stack (64 B a register), and the last one joins them: one
+// transpose per row tile, 16 whole dst lines each. With two row tiles
+// (line pairs) the first one's lines wait on the stack, and each dst row
+// gets its two adjacent lines back to back. r8 src, r9 dst, r10 / r11
+// scales of the call.
 void reorder_gen_t::gen_narrow_half() {
     const int nb = d_.narrow_half;
+    const int nl = d_.narrow_rows;
+    const int ntiles = (int)(d_.n[1] / nl);
+    const int regs = 16 * ntiles;
+    const int per = regs / d_.narrow_parts; // registers a pass converts
+    const int tile_stage = narrow_stage_bytes(d_) / nb;
+    const int line_stage = buf_stage + narrow_stage_bytes(d_); // first lines of pairs
+    const bool words = nl == 32;
     const int64_t osA = d_.os[0] * dsz_;
+    const int64_t tile_src = nl * d_.is[1] * ssz_; // the second row tile's rows
+    const bool nt = d_.nt && osA % 64 == 0;
     const int pf = row_pf_;
     row_pf_ = (int)d_.narrow_pf;
     begin_b_tiles();
@@ -3081,25 +3096,66 @@ void reorder_gen_t::gen_narrow_half() {
         tile();
         add(rcx, 16 * ssz_);
         add(rdx, (int)(16 * osA));
-        add(rbx, 512);
-        cmp(rbx, 512 * nb);
+        add(rbx, tile_stage);
+        cmp(rbx, tile_stage * nb);
         jl(l, T_NEAR);
     };
-    const row_lanes_t saved = begin_row_bytes();
+    auto begin = [&] { return words ? begin_word_pairs() : begin_row_bytes(); };
+    auto end = [&](const row_lanes_t &s) { words ? end_word_pairs(s) : end_row_bytes(s); };
+    // Registers v0 .. v1 - 1 (one row tile's) converted into zmm v % 16.
+    // (rcx and the scales of the second row tile: nl rows, lanes on.)
+    const int64_t tile_step[3] = { tile_src, nl * d_.ss[1] * 4, nl * d_.ds[1] * 4 };
+    const Reg64 tile_reg[3] = { rcx, rsi, rdi };
+    auto convert = [&](int v0, int v1) {
+        const int t = v0 / 16;
+        for (int i = 0; i < 3 && t; ++i)
+            if (tile_step[i]) add(tile_reg[i], (int)tile_step[i]);
+        words ? word_rows(v0 % 16, v1 - 16 * t, nullptr)
+              : row_byte_groups(v0 % 16, v1 - 16 * t, nullptr);
+        for (int i = 0; i < 3 && t; ++i)
+            if (tile_step[i]) sub(tile_reg[i], (int)tile_step[i]);
+    };
+    auto park = [&](int v0, int v1, bool store) {
+        for (int v = v0; v < v1; ++v) {
+            const Address at = ptr[rsp + rbx + buf_stage + 64 * v];
+            store ? vmovdqu32(at, Zmm(v % 16)) : vmovdqu32(Zmm(v % 16), at);
+        }
+    };
+    for (int v0 = 0; v0 + per < regs; v0 += per) {
+        const row_lanes_t saved = begin();
+        tiles([&] {
+            convert(v0, v0 + per);
+            park(v0, v0 + per, true);
+        });
+        end(saved);
+    }
     tiles([&] {
-        row_byte_groups(0, 8, nullptr);
-        for (int g = 0; g < 8; ++g)
-            vmovdqu32(ptr[rsp + rbx + buf_stage + 64 * g], Zmm(g));
-    });
-    end_row_bytes(saved);
-    tiles([&] {
-        const row_lanes_t held = begin_row_bytes();
-        for (int g = 0; g < 8; ++g)
-            vmovdqu32(Zmm(g), ptr[rsp + rbx + buf_stage + 64 * g]);
-        row_byte_groups(8, 16, nullptr);
-        end_row_bytes(held);
+        if (ntiles == 2) { // the first row tile, all parked: its lines wait
+            park(0, 16, false);
+            transpose_tile();
+            for (int a = 0; a < 16; ++a)
+                vmovdqu32(ptr[rsp + line_stage + 64 * a], Zmm(a));
+        }
+        const row_lanes_t held = begin();
+        park(regs - 16, regs - per, false);
+        convert(regs - per, regs);
+        end(held);
         transpose_tile();
-        store_row_lines(16, 64, d_.nt && osA % 64 == 0, [&](int a, int) { return Zmm(a); });
+        if (ntiles == 1) {
+            store_row_lines(16, 64, nt, [&](int a, int) { return Zmm(a); });
+            return;
+        }
+        stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
+            for (int a = 0; a < 16; ++a) {
+                const Zmm first(16 + a % 2);
+                vmovdqu32(first, ptr[rsp + line_stage + 64 * a]);
+                for (int h = 0; h < 2; ++h) {
+                    const Address to = ptr[rdx + a * osA + 64 * h];
+                    const Zmm v = h ? Zmm(a) : first;
+                    stream ? vmovntdq(to, v) : vmovdqu8(to, v);
+                }
+            }
+        });
     });
     add(rax, 16 * nb);
     cmp(rax, (int)d_.n[0]);
@@ -3465,19 +3521,26 @@ void reorder_gen_t::quad_bytes_step() {
 // shift. rax a0, r15 b0, rcx src tile, rdx dst tile, rsi / rdi scales of
 // the tile (constant along A: lane l at l * ss[1] / ds[1]).
 void reorder_gen_t::gen_row_words(int TA) {
-    const int64_t isB = d_.is[1] * ssz_;
     const int64_t osA = d_.os[0] * dsz_;
     const Opmask *k = TA < W_ ? &k5 : nullptr;
     const row_lanes_t saved = begin_word_pairs();
-    for (int j = 0; j < 16; ++j)
+    word_rows(0, 16, k);
+    end_word_pairs(saved);
+    transpose_tile();
+    store_row_lines(TA, 64, d_.nt && osA % 64 == 0, [&](int a, int) { return Zmm(a); });
+}
+
+// Registers j0 .. j1 - 1 of a row word tile (src rows 2j, 2j + 1 of A
+// along their elements at rcx, each prefetched row_pf_ ahead) converted
+// into zmm j (word_pair).
+void reorder_gen_t::word_rows(int j0, int j1, const Opmask *k) {
+    const int64_t isB = d_.is[1] * ssz_;
+    for (int j = j0; j < j1; ++j)
         for (int h = 0; h < 2; ++h) {
             const int l = 2 * j + h;
             if (row_pf_) prefetcht1(ptr[rcx + l * isB + row_pf_]);
             word_pair(j, h, ptr[rcx + l * isB], k, l);
         }
-    end_word_pairs(saved);
-    transpose_tile();
-    store_row_lines(TA, 64, d_.nt && osA % 64 == 0, [&](int a, int) { return Zmm(a); });
 }
 
 // Register-tile transpose of the micro plane A x B.
@@ -5694,7 +5757,8 @@ void reorder_gen_t::generate() {
     if (d_.flat_bytes)
         frame = std::max(frame, buf_stage + (int)(16 * flat_stage_row(d_.flat_bytes)));
     if (d_.ymm_narrow) frame = std::max(frame, buf_stage + 8 * 32); // the first half lines
-    if (d_.narrow_half) frame = std::max(frame, buf_stage + 512 * d_.narrow_half); // half rows
+    if (d_.narrow_half) // the row parts, a tile's first lines of line pairs
+        frame = std::max(frame, buf_stage + narrow_stage_bytes(d_) + 16 * 64);
     if (d_.ymm_small_lines) // a group's dst lines
         frame = std::max(frame, buf_stage + 64 * 64 * (ylines2_ ? 2 : 1));
     if (ysrc_pf_) frame = std::max(frame, buf_ysrc + 16 * 64); // a B tile's src lines
@@ -7135,7 +7199,17 @@ namespace {
 dim_t narrow_far_rows_lanes(cpu_isa_t isa, const plan_t &p, dim_t lanes, size_t bytes) {
     static const int knob = getenv_int("RELAYOUT_JIT_NARROW_FAR2", 1);
     static const bool two = knob == 2 || (knob == 1 && !cpu_is_intel());
-    if (two && lanes == 32 && data_type_size(p.sdt) == 4 && bytes >= jit_cvt_nt_threshold(isa, p))
+    const bool streamed = data_type_size(p.sdt) == 4 && bytes >= jit_cvt_nt_threshold(isa, p);
+    if (two && lanes == 32 && streamed) return 2 * lanes;
+    // Line pairs (jit_narrow_pairs_on): two row tiles, read in parts by
+    // whole calls of whole A tiles (calls of 4096 positions, the plane's
+    // last one aside: jit_narrow_far_rows_plane); others would read the
+    // two tiles' rows at once.
+    dim_t a = 0;
+    for (const node_t &k : p.nodes)
+        if (k.is == 1 && k.os != 1) a = std::max(a, k.n);
+    if (jit_narrow_pairs_on() && streamed && p.nodes.back().n >= 2 * lanes
+            && (a % 16 == 0 || a > 4096))
         return 2 * lanes;
     return lanes;
 }
@@ -7524,6 +7598,12 @@ int jit_narrow_rows(const jit_reorder_desc_t &d) {
     return L;
 }
 
+// A tiles per block of the line pairs (jit_narrow_pairs_on): 8 and 32
+// were slower (single-thread, 16x256x64x64 with a scale, medians of the
+// best of 6-8 interleaved runs: f32 -> s8 3.86 ms at 8, 3.46 at 16; ->
+// bf16 4.11 at 16, 4.33 at 32).
+constexpr int narrow_pair_tiles = 16;
+
 // Narrow rows to s8 / u8 of far src rows (f32 nchw -> nhwc: 64 rows 16
 // KiB apart per call) read 64 streams at a time, a line of each per tile.
 // On the Intel host (Xeon, 2 cores of a KVM guest) 64-row calls to 2-byte
@@ -7544,13 +7624,46 @@ int jit_narrow_rows(const jit_reorder_desc_t &d) {
 // = 16 on Intel only; a positive value on any CPU.
 int jit_narrow_half(const jit_reorder_desc_t &d) {
     static const int knob = getenv_int("RELAYOUT_JIT_NARROW_HALF", -1);
-    const int want = std::min(by_vendor(knob, 16, 0), 64);
-    if (want <= 0 || d.narrow_rows != 64 || !d.nt || d.n[1] != 64 || d.n[0] % 16 != 0) return 0;
+    const int L = d.narrow_rows;
+    if (L == 0 || !d.nt || d.n[0] % 16 != 0) return 0;
     if (d.is[1] * (int64_t)data_type_size(d.sdt) < 4096) return 0;
+    const bool pairs = d.n[1] == 2 * L && jit_narrow_pairs_on();
+    if (!pairs && (L != 64 || d.n[1] != 64)) return 0;
+    const int want = pairs ? narrow_pair_tiles : std::min(by_vendor(knob, 16, 0), 64);
+    if (want <= 0) return 0;
     int nb = want;
     while ((d.n[0] / 16) % nb != 0)
         --nb;
     return nb;
+}
+
+// The line pairs read 16 src rows a pass (the halves 32): see
+// jit_narrow_pairs_on.
+int jit_narrow_parts(const jit_reorder_desc_t &d) {
+    if (!d.narrow_half) return 0;
+    return d.n[1] == d.narrow_rows ? 2 : (int)(d.n[1] / 16); // (a src row a lane)
+}
+
+// Line pairs: streamed far-row conversions of f32 to bf16 / f16 / s8 / u8
+// (nchw -> nhwc) take two row tiles per call (64 / 128 channels), so that
+// each dst row gets two adjacent lines back to back, and read them in
+// parts of 16 src rows over blocks of 16 A tiles (gen_narrow_half). On the
+// Xeon, streamed stores of one line per dst row 512 or 256 B apart ran at
+// half the speed of a sequential stream (single-thread, 32 / 16 MiB: 2.6
+// / 1.3 ms against 1.4 / 0.7), two adjacent lines per row at its speed;
+// and reading 64 rows at a time (what two row tiles read before) was the
+// slow part of the 64-row calls (narrow_far_rows_lanes). Measured: see
+// ARCHITECTURE §11 (*Line pairs*). Intel only (the AMD hosts ran 2-byte
+// dsts' 64 rows at once: NARROW_FAR2). Experiment knob
+// RELAYOUT_JIT_NARROW_PAIRS: 0 off, 1 on any CPU, -1 Intel.
+bool jit_narrow_pairs_on() {
+    static const int knob = getenv_int("RELAYOUT_JIT_NARROW_PAIRS", -1);
+    return by_vendor(knob, 1, 0) > 0;
+}
+
+int narrow_stage_bytes(const jit_reorder_desc_t &d) {
+    const int regs = 16 * (int)(d.n[1] / d.narrow_rows); // of the call's row tiles
+    return d.narrow_half * 64 * (regs - regs / d.narrow_parts);
 }
 
 // Streamed narrow rows to bf16 whose src rows are 128 B to under a page
@@ -8277,6 +8390,7 @@ void jit_reorder_desc_init(
     if (d.quad_bytes && jit_tiles_stream_from_l3(d, p)) d.nt = true;
     d.narrow_pf = narrow_rows_pf(d, jit_narrow_rows_lanes(isa, p));
     d.narrow_half = jit_narrow_half(d);
+    d.narrow_parts = jit_narrow_parts(d);
     d.flat_bytes = jit_flat_bytes(d, kp);
     // Its 16 src rows are far apart too (3x3 f32, 2048 i: 72 KiB), 9 lines
     // of each per call: large problems prefetch each line two calls ahead

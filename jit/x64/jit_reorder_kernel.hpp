@@ -247,10 +247,12 @@ struct jit_reorder_desc_t {
     // distance of the L2 prefetch of each src row along A (0: none).
     int narrow_rows;
     int64_t narrow_pf;
-    // ... to bytes, whole calls of one row tile whose src rows are a page
-    // or more apart: blocks of this many A tiles, rows 0 .. 31 of each
-    // block converted before rows 32 .. 63 (0: none). See jit_narrow_half.
+    // ... whole calls of one row tile whose src rows are a page or more
+    // apart: blocks of this many A tiles (0: none), read in narrow_parts
+    // passes of 64 / parts rows (bytes) or 32 / parts (words), each pass
+    // over the whole block. See jit_narrow_half, jit_narrow_parts.
     int narrow_half;
+    int narrow_parts;
     // Conversions to bf16 / f16 of blocks whose 16-lane dst rows are
     // adjacent (nchw -> nChw16c): whole calls as 32 A positions x 16
     // lanes, positions a and a + 16 converted into one dword, one
@@ -558,9 +560,17 @@ bool jit_copy_packs(const jit_reorder_desc_t &d);
 // bf16 / f16 (32 lanes) or s8 / u8 (64 lanes) whose scales do not change
 // along A, without the sum or compensation, with B of at least a line.
 int jit_narrow_rows(const jit_reorder_desc_t &d);
-// desc.narrow_half (0: none): A tiles per block of the half-row narrow
-// rows to s8 / u8 of far src rows.
+// desc.narrow_half (0: none): A tiles per block of the narrow rows of
+// far src rows read in parts (s8 / u8: halves; bf16 / f16: see
+// jit_narrow_parts).
 int jit_narrow_half(const jit_reorder_desc_t &d);
+// desc.narrow_parts: the passes over a block of those narrow rows (2 or 4).
+int jit_narrow_parts(const jit_reorder_desc_t &d);
+// Line pairs: far-row conversions of two row tiles per call, read in
+// parts (Intel; knob RELAYOUT_JIT_NARROW_PAIRS).
+bool jit_narrow_pairs_on();
+// The stack bytes of those narrow rows' parked registers (a block).
+int narrow_stage_bytes(const jit_reorder_desc_t &d);
 // Streamed narrow rows to bf16 of near src rows (nhwc -> nchw) round in
 // integers, not with AVX512_BF16 (desc.bf16_ne false: avx512_core runs them).
 bool jit_bf16_int_near_rows(const jit_reorder_desc_t &d);

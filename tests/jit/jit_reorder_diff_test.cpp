@@ -551,9 +551,13 @@ TEST(jit_reorder, NarrowRows) {
                 if (isa != cpu_isa_t::avx512_core) continue;
                 std::string kplan;
                 ASSERT_NO_FATAL_FAILURE(case_kplan(c, isa, kplan));
-                // (2-byte dsts on Intel: calls of one row tile, 32 channels)
-                const bool one = data_type_size(ddt) == 2 && x64::cpu_is_intel();
+                // (2-byte dsts on Intel: calls of one row tile, 32 channels;
+                // with the line pairs two row tiles where there are as many)
+                const int line = data_type_size(ddt) == 2 ? 32 : 64;
+                const bool pairs = x64::jit_narrow_pairs_on() && f.dims[1] >= 2 * line;
+                const bool one = line == 32 && x64::cpu_is_intel() && !pairs;
                 EXPECT_NE(kplan.find(one               ? " B[32 "
+                                     : pairs           ? " B[" + std::to_string(2 * line) + " "
                                      : f.dims[1] == 48 ? " B[48 "
                                                        : " B[64 "),
                         std::string::npos)
@@ -612,18 +616,22 @@ TEST(jit_reorder, NarrowHalfRows) {
             set_scale_variant(c, ddt == relayout_s8 ? h.variant : 0, 2);
             x64::jit_reorder_desc_t d;
             ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
-            int expect = h.on && want > 0 ? want : 0;
+            // (128 channels or more: the line pairs' blocks of 16 tiles)
+            const bool pairs = x64::jit_narrow_pairs_on() && h.dims[1] >= 128;
+            int expect = h.on && (pairs || want > 0) ? (pairs ? 16 : want) : 0;
             while (expect > 0 && (d.n[0] / 16) % expect != 0)
                 --expect;
             EXPECT_EQ(d.narrow_half, expect) << c.str() << " A " << d.n[0];
+            EXPECT_EQ(d.n[1], pairs ? 128 : 64) << c.str();
             EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed));
         }
-    // Not: 2-byte dsts, cached (1.3 MB), near rows.
+    // Not: 2-byte dsts (of one row tile: 48 channels; the line pairs take
+    // two), cached (1.3 MB), near rows.
     const struct {
         std::vector<dim_t> dims;
         data_type_t ddt;
         const char *stag, *dtag;
-    } nots[] = { { { 3, 64, 230, 230 }, relayout_bf16, "nchw", "nhwc" },
+    } nots[] = { { { 3, 48, 230, 230 }, relayout_bf16, "nchw", "nhwc" },
         { { 2, 64, 32, 64 }, relayout_s8, "nchw", "nhwc" },
         { { 3, 64, 230, 230 }, relayout_s8, "nhwc", "nchw" } };
     for (const auto &x : nots) {
@@ -631,6 +639,57 @@ TEST(jit_reorder, NarrowHalfRows) {
         x64::jit_reorder_desc_t d;
         ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
         EXPECT_EQ(d.narrow_half, 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed));
+    }
+}
+
+// Line pairs (jit_narrow_pairs_on; Intel, or RELAYOUT_JIT_NARROW_PAIRS=1):
+// streamed far rows of f32 to bf16 / f16 (64 channels per call) and s8 /
+// u8 (128), two row tiles read 16 src rows a pass over blocks of 16 A
+// tiles (gen_narrow_half), each dst row's two lines stored back to back.
+// Channels of exactly two row tiles, of more (a last call of 8 / 72 /
+// 136 - 128 channels: generic tiles), an A of calls of 4096 positions
+// and a last one past its last tile (52900: generic), an A of whole tiles
+// under a call (3136: 56 x 56, blocks of 14 tiles); scales per channel (the
+// second row tile's scales are 32 / 64 lanes on), common, a dst scale,
+// zero points. The desc: two row tiles, 16 rows a pass; with the knob
+// at 0 one row tile (bytes: the halves). ctest runs it again at 0.
+TEST(jit_reorder, NarrowLinePairs) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    const bool on = x64::jit_narrow_pairs_on();
+    EXPECT_EQ(on, x64::by_vendor(getenv_int("RELAYOUT_JIT_NARROW_PAIRS", -1), 1, 0) > 0);
+    struct pair_t {
+        std::vector<dim_t> dims;
+        data_type_t ddt;
+        int variant;
+    };
+    const pair_t cases[] = { { { 3, 64, 230, 230 }, relayout_bf16, 2 },
+        { { 1, 200, 224, 224 }, relayout_f16, 0 }, { { 32, 64, 56, 56 }, relayout_bf16, 3 },
+        { { 1, 136, 230, 230 }, relayout_s8, 2 }, { { 4, 200, 112, 112 }, relayout_u8, 1 },
+        { { 17, 128, 56, 56 }, relayout_s8, 3 } };
+    uint32_t seed = 5100;
+    for (const pair_t &pc : cases) {
+        jit_case_t c = jit_case_t::of(pc.dims, relayout_f32, pc.ddt, "nchw", "nhwc");
+        set_scale_variant(c, pc.variant, 2);
+        x64::jit_reorder_desc_t d;
+        ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+        const int line = data_type_size(pc.ddt) == 2 ? 32 : 64;
+        ASSERT_TRUE(d.nt) << c.str();
+        EXPECT_EQ(d.narrow_rows, line) << c.str();
+        EXPECT_EQ(d.n[1], on ? 2 * line : line) << c.str();
+        int nb = 16; // (a divisor of the call's tiles: 56 x 56, 196 tiles: 14)
+        while ((d.n[0] / 16) % nb != 0)
+            --nb;
+        if (on) {
+            EXPECT_EQ(d.narrow_half, nb) << c.str() << " A " << d.n[0];
+            EXPECT_EQ(d.narrow_parts, 2 * line / 16) << c.str();
+        } else {
+            EXPECT_EQ(d.narrow_parts, d.narrow_half ? 2 : 0) << c.str();
+            if (line == 32) {
+                EXPECT_EQ(d.narrow_half, 0) << c.str();
+            }
+        }
         EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed));
     }
 }
@@ -1686,7 +1745,8 @@ TEST(jit_reorder, CvtStreamSize) {
             EXPECT_EQ(d.nt, nt) << c.str() << " " << x64::isa2str(isa);
             if (isa == cpu_isa_t::avx512_core && sc.ddt == relayout_s8) {
                 const bool half =
-                        x64::by_vendor(getenv_int("RELAYOUT_JIT_NARROW_HALF", -1), 16, 0) > 0;
+                        x64::by_vendor(getenv_int("RELAYOUT_JIT_NARROW_HALF", -1), 16, 0) > 0
+                        || x64::jit_narrow_pairs_on(); // (1024 channels: line pairs)
                 if (sc.dtag == std::string("nhwc"))
                     EXPECT_EQ(d.narrow_half != 0, nt && half) << c.str();
                 else
