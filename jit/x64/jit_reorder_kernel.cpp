@@ -5128,13 +5128,19 @@ void reorder_gen_t::gen_run_deal() {
 // columns 2 t A + hw and the one A on: one 128-bit lane shuffle of their
 // two Q. Each line is stored once the chunk of its second column is in;
 // the Q of the chunks still needed (W) rotate through zmm 0 .. 4 W - 1.
+// The lines come out t-major (4 passes over the block's dst, a line in
+// 4); streamed in order (d_.o8_in_order, see jit_o8_in_order) they go
+// to the stage, then out to the dst in address order.
 void reorder_gen_t::gen_o8_chunks() {
     const int A = d_.o8_chunks, W = (A + 7) / 8 + 1;
     const int64_t rs = d_.in_is * ssz_, osA = d_.os[0] * dsz_;
     const bool nt = d_.nt && osA % 64 == 0;
     auto q = [&](int c) { return Zmm(4 * (c / 8 % W) + c % 4); };
     const int P = 4 * W, T = P + 4, L = T + 4; // temporaries
+    auto dst_line = [&](int a, int t) { return ptr[r9 + a * osA + t * 64]; };
+    auto stage_line = [&](int a, int t) { return ptr[rsp + buf_stage + (4 * a + t) * 64]; };
     stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
+        const bool staged = stream && d_.o8_in_order;
         int line = 0;
         for (int k = 0; k < A; ++k) {
             for (int r = 0; r < 4; ++r) {
@@ -5154,10 +5160,19 @@ void reorder_gen_t::gen_o8_chunks() {
                 const int a = c % A, t = c / A / 2, h0 = (c - A) % 8 / 4, h1 = c % 8 / 4;
                 const Zmm v(L + line++ % 4);
                 vshuff32x4(v, q(c - A), q(c), h0 | (h0 + 2) << 2 | h1 << 4 | (h1 + 2) << 6);
-                const Address to = ptr[r9 + a * osA + t * 64];
-                stream ? vmovntps(to, v) : vmovups(to, v);
+                if (staged)
+                    vmovaps(stage_line(a, t), v);
+                else
+                    stream ? vmovntps(dst_line(a, t), v) : vmovups(dst_line(a, t), v);
             }
         }
+        if (!staged) return;
+        for (int a = 0; a < A; ++a)
+            for (int t = 0; t < 4; ++t) {
+                const Zmm v(L + (4 * a + t) % 4);
+                vmovaps(v, stage_line(a, t));
+                vmovntps(dst_line(a, t), v);
+            }
     });
 }
 
@@ -5764,6 +5779,7 @@ void reorder_gen_t::generate() {
     if (ysrc_pf_) frame = std::max(frame, buf_ysrc + 16 * 64); // a B tile's src lines
     if (ywide_) // ... ywide_ lines of each src row of every B tile
         frame = std::max(frame, buf_ysrc + (int)d_.n[1] * 64 * ywide_);
+    if (d_.o8_in_order) frame = std::max(frame, buf_stage + 256 * d_.o8_chunks); // a block's lines
     if (d_.packed_rows)
         frame = std::max(frame, buf_stage + 17 * 64); // 16 rows, the last one's dead lanes
     // The block lines' staged rows.
@@ -6999,6 +7015,21 @@ bool jit_o_lines_cached(const jit_reorder_desc_t &d, size_t bytes) {
     if (d.o8_chunks) return true;
     return d.strategy == kernel_strategy_t::transpose && d.quad_ld && d.flat_a && d.is[0] == 1
            && d.os[1] == 1;
+}
+
+// The chunk lines come out t-major: per block (A = 9: 36 lines, 2304
+// bytes) 4 passes over its dst, a line in 4 (256 bytes apart). Streamed,
+// that order cost 15% against a copy: single-thread 1024x1024x3x3,
+// timing-only, the same lines written in address order (wrong values)
+// ran at 100% of a streaming copy, the kernel at 84-86%. So streamed
+// calls stage a block's lines (L1, on the stack) and copy them out in
+// address order: 36 more loads and stores per block in the L1 for
+// streams that fill whole lines back to back. Measured on the Intel Xeon
+// only (see docs/ARCHITECTURE.md §11): other CPUs keep the t-major
+// stores. Knob RELAYOUT_JIT_O8_ORDER: 1 on, 0 off, unset: by vendor.
+bool jit_o8_in_order(const jit_reorder_desc_t &d) {
+    static const int knob = getenv_int("RELAYOUT_JIT_O8_ORDER", -1); // experiment knob
+    return d.o8_chunks != 0 && d.nt && by_vendor(knob, 1, 0) != 0;
 }
 
 // The run tiles stored each tile's 9 dst rows, a line each, and went on
@@ -8459,6 +8490,7 @@ void jit_reorder_desc_init(
     d.run_deal = jit_run_deal(d, bytes);
     d.o8_chunks = jit_o8_chunks(d);
     if (jit_o_lines_cached(d, bytes)) d.nt = false;
+    d.o8_in_order = jit_o8_in_order(d);
     d.run_pairs = jit_run_pairs(d);
     d.fence_in_driver = jit_fence_in_driver(d);
     d.a_rows_unmasked = jit_a_rows_unmasked(d);

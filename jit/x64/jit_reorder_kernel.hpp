@@ -178,6 +178,10 @@ struct jit_reorder_desc_t {
     // row tiles' 16 x 16 transposes of 16 line-crossing row loads took
     // about 6). The block's A (0: none). See jit_o8_chunks.
     int o8_chunks;
+    // Chunk lines streamed: each block's lines go to a stack stage and
+    // out in address order (they come out t-major, a line in 4). See
+    // jit_o8_in_order.
+    bool o8_in_order;
     // Run tiles two at a time, each dst row's two lines stored back to
     // back (B tiles, or the innermost baked loop's positions, whose dst
     // steps a line: folded into the tile loop). See jit_run_pairs.
@@ -757,6 +761,11 @@ bool jit_run_pairs(const jit_reorder_desc_t &d);
 // 8 dst-unit lanes, so that every o row of a call's block is one src run.
 // Knob RELAYOUT_JIT_O8_CHUNKS=0: off.
 int jit_o8_chunks(const jit_reorder_desc_t &d);
+
+// desc.o8_in_order: streamed chunk lines (desc.o8_chunks, desc.nt) staged
+// per block and stored in address order; Intel only unless the knob
+// RELAYOUT_JIT_O8_ORDER (1 on, 0 off) says.
+bool jit_o8_in_order(const jit_reorder_desc_t &d);
 
 // Whether the chunk lines (desc.o8_chunks) and the quad-load short-A
 // tiles of AVX-512 f32 oihw -> o-innermost blocks store cached instead

@@ -2049,6 +2049,42 @@ TEST(jit_reorder, O8ChunkLines) {
     }
 }
 
+// Streamed chunk lines in address order (desc.o8_in_order, see
+// jit_o8_in_order; knob RELAYOUT_JIT_O8_ORDER, unset: on Intel only):
+// each block's lines go to the stack stage as they come (t-major) and
+// then out to the dst in address order. ctest runs this at 0 and 1.
+// Bit-exact streamed (from nt_threshold_bytes) with A from 2 to 32 (the
+// stage from 512 bytes to 8 KiB), padded O and I (edge calls: the row
+// tiles), goihw; cached sizes never stage.
+TEST(jit_reorder, O8LinesInOrder) {
+    if (!x64::isa_allowed(cpu_isa_t::avx512_core)) GTEST_SKIP() << "no AVX-512";
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    const bool on = x64::by_vendor(getenv_int("RELAYOUT_JIT_O8_ORDER", -1), 1, 0) != 0;
+    struct order_case_t {
+        std::vector<dim_t> dims;
+        const char *stag, *dtag;
+        int chunks;  // desc.o8_chunks (A)
+        bool stream; // desc.nt
+    };
+    const order_case_t cases[] = { { { 1024, 768, 3, 3 }, "oihw", "OIhw8i8o", 9, true },
+        { { 1000, 760, 3, 3 }, "oihw", "OIhw8i8o", 9, true }, // padded O and I: edge calls
+        { { 8, 128, 768, 3, 3 }, "goihw", "gOIhw8i8o", 9, true },
+        { { 2048, 1792, 1, 2 }, "oihw", "OIhw8i8o", 2, true },
+        { { 512, 512, 5, 5 }, "oihw", "OIhw8i8o", 25, true },
+        { { 512, 448, 4, 8 }, "oihw", "OIhw8i8o", 32, true }, // five chunks live
+        { { 256, 256, 3, 3 }, "oihw", "OIhw8i8o", 9, false } };
+    uint32_t seed = 2000;
+    for (const order_case_t &oc : cases) {
+        jit_case_t c = jit_case_t::of(oc.dims, relayout_f32, relayout_f32, oc.stag, oc.dtag);
+        x64::jit_reorder_desc_t d;
+        ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+        EXPECT_EQ(d.o8_chunks, oc.chunks) << c.str();
+        EXPECT_EQ(d.nt, oc.stream) << c.str();
+        EXPECT_EQ(d.o8_in_order, oc.stream && on) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed)) << c.str();
+    }
+}
+
 // Plain 3x3 weights to B-contiguous dst rows (oihw -> OIhw16o16i, ohwi,
 // goihw -> gOIhw16o16i): A = 9 hw, B = i of src stride 9, so a full
 // tile's 16 B rows are one src run of 144 f32, dealt from 9 whole
