@@ -7075,9 +7075,11 @@ dim_t jit_o16_block_call(cpu_isa_t isa, const plan_t &p) {
     return 0;
 }
 
-// Their calls of one (O, I) block of OIhw16o16i (9 KiB of dst, 4096
-// calls for 1024 x 1024) cost as much in the driver as the tiles' loads
-// and stores: a block of the I blocks per call (8: 72 KiB).
+// Depthwise weights (goihw -> Goihw16g: 16 groups of A = kh * kw bytes a
+// block, 16 x A bytes each side) as byte-transpose steps of four group
+// blocks; their per-group sums, words (A <= 128: no overflow), stored by
+// the kernel as the dst's final compensation (desc.comp_direct) when each
+// index is written by one call, whole.
 int jit_dw_tiles(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
     static const bool on = getenv_int("RELAYOUT_JIT_DW_TILES", 1) != 0; // experiment knob
     if (!on || d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose)
@@ -7120,6 +7122,9 @@ dim_t jit_dw_block_call(cpu_isa_t isa, const plan_t &p) {
     return b.dim >= 0 && b.dim == g.dim ? knob : 0;
 }
 
+// Their calls of one (O, I) block of OIhw16o16i (9 KiB of dst, 4096
+// calls for 1024 x 1024) cost as much in the driver as the tiles' loads
+// and stores: a block of the I blocks per call (8: 72 KiB).
 dim_t jit_run_deal_min_call(cpu_isa_t isa, const plan_t &p) {
     static const int knob = getenv_int("RELAYOUT_JIT_RUN_CALL", 4096); // experiment knob
     if (knob <= 0 || vector_isa(isa) != cpu_isa_t::avx512_core || !p.bit_copy) return 0;
