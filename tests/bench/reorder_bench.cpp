@@ -167,7 +167,9 @@ dnnl::memory::format_tag dnnl_tag(const std::string &t) {
         RELAYOUT_BENCH_TAG(gOIhw4i16o4i), RELAYOUT_BENCH_TAG(hwigo), RELAYOUT_BENCH_TAG(goiw),
         RELAYOUT_BENCH_TAG(goidhw), RELAYOUT_BENCH_TAG(Goihw16g), RELAYOUT_BENCH_TAG(Goihw8g),
         RELAYOUT_BENCH_TAG(Goihw4g), RELAYOUT_BENCH_TAG(Goiw16g), RELAYOUT_BENCH_TAG(Goiw8g),
-        RELAYOUT_BENCH_TAG(Goidhw16g) };
+        RELAYOUT_BENCH_TAG(Goidhw16g), RELAYOUT_BENCH_TAG(OIhw8o8i), RELAYOUT_BENCH_TAG(gOIhw8i8o),
+        RELAYOUT_BENCH_TAG(gOIhw8o8i), RELAYOUT_BENCH_TAG(OIhw16i16o4i),
+        RELAYOUT_BENCH_TAG(gOIhw16i16o4i), RELAYOUT_BENCH_TAG(gohwi) };
 #undef RELAYOUT_BENCH_TAG
     for (const auto &x : tags)
         if (t == x.first) return x.second;
