@@ -568,6 +568,9 @@ int jit_narrow_rows(const jit_reorder_desc_t &d);
 // far src rows read in parts (s8 / u8: halves; bf16 / f16: see
 // jit_narrow_parts).
 int jit_narrow_half(const jit_reorder_desc_t &d);
+// ... and of near src rows (nhwc -> nchw) to bf16 / f16: two row tiles
+// per call, each dst row's two lines back to back (0: none).
+int jit_near_pairs(const jit_reorder_desc_t &d);
 // desc.narrow_parts: the passes over a block of those narrow rows (2 or 4).
 int jit_narrow_parts(const jit_reorder_desc_t &d);
 // Line pairs: far-row conversions of two row tiles per call, read in
