@@ -5362,8 +5362,8 @@ void few_b_not_with_sum(jit_case_t c, cpu_isa_t isa, int &n) {
 // shorter than a tile, a baked loop (odd src strides: A = w under an h
 // loop), s32, streamed (large; calls line-aligned and not: 521 x 3 f32
 // per row), conversions with scales along A and B and zero points, 1-byte
-// dsts of 4 lanes. Not: 2-byte dsts, 1-byte ones of other B, the sum,
-// padded or strided dst rows, 8 channels.
+// dsts of 4 lanes. Not: 2-byte dsts, 1-byte ones of other B (but see
+// FewBNarrowLanes), the sum, padded or strided dst rows, 8 channels.
 TEST(jit_reorder, FewBLanesPermuted) {
     const cpu_isa_t isa = cpu_isa_t::avx512_core;
     if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
@@ -5394,12 +5394,14 @@ TEST(jit_reorder, FewBLanesPermuted) {
         c.src_scale_mask = 8;
         EXPECT_EQ(desc_of(c, isa).few_b, 4) << c.str();
         EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
-        // Not: 1-byte dsts of other B, 2-byte dsts, the sum.
+        // 1-byte dsts of other B, 2-byte dsts: only as the narrowed
+        // vectors (FewBNarrowLanes); not the sum.
+        const bool narrow = getenv_int("RELAYOUT_JIT_FEW_B_NARROW", 1) != 0;
         c.dims[1] = 3;
-        EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
+        EXPECT_EQ(desc_of(c, isa).few_b, narrow ? 3 : 0) << c.str();
         EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
         c.ddt = relayout_bf16;
-        EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
+        EXPECT_EQ(desc_of(c, isa).few_b, narrow ? 3 : 0) << c.str();
         c.ddt = relayout_f32;
         few_b_not_with_sum(c, isa, n);
     }
@@ -5419,6 +5421,54 @@ TEST(jit_reorder, FewBLanesPermuted) {
     c.dstrides = { 5 * 37 * 4, 1, 37 * 4, 4 }; // rows of 3 lanes 4 apart
     EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
     EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+}
+
+// Few-B tiles narrowing f32 to bf16 / f16 / s8 / u8 (jit_few_b_narrow:
+// nchw -> nhwc of 3 to 7 channels, an RGB model input; 2-byte dsts of 4
+// lanes too): each permuted vector narrowed as it is stored. Bit-exact
+// for every B, both ISA levels of bf16 (the AVX512_BF16 rounding and the
+// integer one), A of one tile, of tiles and a tail, shorter than a tile,
+// a baked h loop under odd src strides, the scale variants (common, per
+// channel, a dst scale, zero points) and scales along w, streamed calls
+// (8 x 3 x 512 x 521: the pieces stored cached). The desc: few_b = C
+// with the knob on (and on AVX-512), 0 with RELAYOUT_JIT_FEW_B_NARROW=0
+// (ctest runs it again so): the AVX2 8x8 tiles then.
+TEST(jit_reorder, FewBNarrowLanes) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    const bool on = getenv_int("RELAYOUT_JIT_FEW_B_NARROW", 1) != 0;
+    uint32_t seed = 7100;
+    for (data_type_t ddt : { relayout_bf16, relayout_f16, relayout_s8, relayout_u8 })
+        for (dim_t C : { 3, 4, 5, 6, 7 }) {
+            // (1-byte dsts of 4 lanes: the packed line, FewBBytesPacked)
+            const bool packed = data_type_size(ddt) == 1 && C == 4;
+            for (const std::vector<dim_t> &hw :
+                    std::vector<std::vector<dim_t>>{ { 1, 16 }, { 5, 7 }, { 3, 37 }, { 2, 33 } }) {
+                jit_case_t c =
+                        jit_case_t::of({ 2, C, hw[0], hw[1] }, relayout_f32, ddt, "nchw", "nhwc");
+                set_row_scale_variant(c, (int)(seed % 5));
+                const x64::jit_reorder_desc_t d = desc_of(c, isa);
+                if (!packed) {
+                    EXPECT_EQ(d.few_b, on ? C : 0) << c.str();
+                    EXPECT_EQ(d.isa, on ? cpu_isa_t::avx512_core : cpu_isa_t::avx2) << c.str();
+                }
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed));
+                if (ddt == relayout_bf16 && x64::isa_allowed(cpu_isa_t::avx512_core_bf16)) {
+                    EXPECT_TRUE(run_jit_case(c, cpu_isa_t::avx512_core_bf16, nullptr, ++seed));
+                }
+            }
+            jit_case_t c = jit_case_t::of({ 2, C, 5, 37 }, relayout_f32, ddt, "nchw", "nhwc");
+            const dim_t plane = 5 * 39 + 9;
+            c.sstrides = { C * plane + 1, plane, 39, 1 };
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed));
+        }
+    for (data_type_t ddt : { relayout_bf16, relayout_u8 }) {
+        jit_case_t c = jit_case_t::of({ 8, 3, 512, 521 }, relayout_f32, ddt, "nchw", "nhwc");
+        c.src_scale_mask = 0;
+        const x64::jit_reorder_desc_t d = desc_of(c, isa);
+        EXPECT_EQ(d.few_b, on ? 3 : 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed));
+    }
 }
 
 // Few-B tiles to bytes (B = 4 lanes, a line per tile: hwio ->
