@@ -4062,7 +4062,9 @@ void reorder_gen_t::gen_transpose() {
 // permutes, 4 narrowings and 3 inserts).
 void reorder_gen_t::gen_few_b_tile() {
     const int B = d_.few_b;
-    if (dsz_ == 2) {
+    // (narrower dsts of other B: jit_few_b_narrow, the chains below)
+    const bool narrow = dsz_ < 4 && jit_few_b_narrow(d_);
+    if (dsz_ == 2 && !narrow) {
         few_b_word_pair();
         return;
     }
@@ -4071,7 +4073,7 @@ void reorder_gen_t::gen_few_b_tile() {
         few_b_ymm_stores();
         return;
     }
-    if (dsz_ == 1) {
+    if (dsz_ == 1 && !narrow) {
         const Zmm t(16), u(17);
         vpackssdw(t, Zmm(0), Zmm(1));
         vpackssdw(u, Zmm(2), Zmm(3));
@@ -4084,17 +4086,23 @@ void reorder_gen_t::gen_few_b_tile() {
         });
         return;
     }
-    stores_streamed_or_cached(d_.nt, [&](bool stream, const Label &) {
+    // (narrower dsts: each vector a piece of a line, cached, narrowed as
+    // soon as its chain ends: zmm 16 - 19 only, store_lanes' scratch is 23)
+    stores_streamed_or_cached(d_.nt && !narrow, [&](bool stream, const Label &) {
         for (int j = 0; j < B; ++j) {
             // (zmm 16 + 2j and 17 + 2j alternate along the chain)
-            int cur = 16 + 2 * j;
+            int cur = 16 + 2 * (narrow ? j % 2 : j);
             for (int st = 1; st < B; ++st) {
                 const int nxt = st == 1 ? cur : cur ^ 1;
                 vmovups(Zmm(nxt), ptr[rip + c_few_idx_ + 64 * (j * (B - 1) + st - 1)]);
                 vpermi2ps(Zmm(nxt), Zmm(st == 1 ? 0 : cur), Zmm(st));
                 cur = nxt;
             }
-            stream ? vmovntps(ptr[rdx + 64 * j], Zmm(cur)) : vmovups(ptr[rdx + 64 * j], Zmm(cur));
+            if (narrow)
+                store_lanes(cur, ptr[rdx + 16 * dsz_ * j], nullptr);
+            else
+                stream ? vmovntps(ptr[rdx + 64 * j], Zmm(cur))
+                       : vmovups(ptr[rdx + 64 * j], Zmm(cur));
         }
     });
 }
@@ -4317,7 +4325,7 @@ void reorder_gen_t::few_b_rows() {
     const bool ssc_vec = ssc_vec_, dsc_vec = dsc_vec_;
     ssc_vec_ = d_.ss[0] == 1;
     dsc_vec_ = d_.ds[0] == 1;
-    const bool packs = z_ && dsz_ == 1 && value_path();
+    const bool packs = z_ && dsz_ == 1 && value_path() && d_.few_b == 4;
     if (packs) {
         sat_packs_ = true;
         vmovups(Zmm(29), cst(c_hi_));
@@ -7451,6 +7459,20 @@ bool jit_copy_packs(const jit_reorder_desc_t &d) {
 // per tile (hwio -> OIhw4i16o4i: B = 4 i, A = 16 o): f32 -> s8 with a
 // scale, 2 threads, 1024x1024x3x3 2 -> 9% (0.47 -> 2.4x oneDNN),
 // 256x256x3x3 7 -> 55% (0.56 -> 5.2x).
+// f32 -> bf16 / f16 / s8 / u8 of 3 to 7 lanes (nchw -> nhwc of an RGB
+// image, 64x3x224x224): the few-B tiles' permute chains on the converted
+// 32-bit lanes, each of the B vectors narrowed as it is stored (a piece
+// of 32 / 16 bytes, cached). They took the AVX2 8x8 tiles, every tile an
+// edge tile (rows of 3 lanes): 8-10% of a copy, 0.26x / 0.50x oneDNN
+// (single-thread, reorder_bench, main of session 21's start). Experiment
+// knob RELAYOUT_JIT_FEW_B_NARROW=0: off.
+bool jit_few_b_narrow(const jit_reorder_desc_t &d) {
+    static const bool on = getenv_int("RELAYOUT_JIT_FEW_B_NARROW", 1) != 0; // experiment knob
+    const size_t dsz = data_type_size(d.ddt);
+    return on && !d.bit_copy && d.sdt == relayout_f32 && dsz < 4 && d.n[1] >= 3
+           && !(dsz == 1 && d.n[1] == 4);
+}
+
 int jit_few_b_tiles(const jit_reorder_desc_t &d) {
     static const bool few_b_words =
             getenv_int("RELAYOUT_JIT_FEW_B_WORDS", 1) != 0; // experiment knob
@@ -7464,7 +7486,7 @@ int jit_few_b_tiles(const jit_reorder_desc_t &d) {
     const size_t dsz = data_type_size(d.ddt);
     const bool words = !d.bit_copy && (d.ddt == relayout_bf16 || d.ddt == relayout_f16)
                        && d.n[1] == 2 && few_b_words;
-    if (dsz != 4 && !(dsz == 1 && d.n[1] == 4) && !words) return 0;
+    if (dsz != 4 && !(dsz == 1 && d.n[1] == 4) && !words && !jit_few_b_narrow(d)) return 0;
     if (ymm && (dsz != 4 || d.n[1] % 2 == 0)) return 0;
     // Scales: vectors along A (stride 1) or constant along it.
     if ((d.src_scale && d.ss[0] > 1) || (d.dst_scale && d.ds[0] > 1)) return 0;
@@ -7710,7 +7732,7 @@ int jit_narrow_half(const jit_reorder_desc_t &d) {
     static const int knob = getenv_int("RELAYOUT_JIT_NARROW_HALF", -1);
     const int L = d.narrow_rows;
     if (L == 0 || !d.nt || d.n[0] % 16 != 0) return 0;
-    if (d.is[1] * (int64_t)data_type_size(d.sdt) < 4096) return 0;
+    if (d.is[1] * (int64_t)data_type_size(d.sdt) < 4096) return jit_near_pairs(d);
     const bool pairs = d.n[1] == 2 * L && jit_narrow_pairs_on();
     if (!pairs && (L != 64 || d.n[1] != 64)) return 0;
     const int want = pairs ? narrow_pair_tiles : std::min(by_vendor(knob, 16, 0), 64);
@@ -7721,10 +7743,40 @@ int jit_narrow_half(const jit_reorder_desc_t &d) {
     return nb;
 }
 
+// Near-row line pairs (f32 nhwc -> bf16 / f16 nchw): streamed whole
+// calls of two row tiles (64 B positions, src rows 128 B to under a page
+// apart) in blocks of up to 16 A tiles, read in two passes, a row tile
+// each (gen_narrow_half: the first pass reads rows 0 .. 31 of the block,
+// one contiguous run, and parks them), so that each dst row gets its two
+// adjacent lines back to back; the generic loop stored the first row
+// tile's 16 lines, then the second's. Timing variants of the old kernel
+// (single-thread, f32 -> bf16 16x256x64x64, benchdnn_lite min of 40, 3
+// rounds): 4.41-4.61 ms, no src loads 1.84-1.87, no stores 2.68-2.84,
+// neither 1.37, no conversion 3.90-4.02 (loads and stores add up rather
+// than overlap). Knob off / blocks of 1, 2, 4, 16 tiles, 3 alternated
+// rounds: 4.36-4.52 / 4.17-4.24 / 3.94-4.01 / 3.95-3.98 / 3.89-3.98 ms;
+// the stores alone (no src loads) 1.84 -> 1.53 at one tile. Experiment
+// knob RELAYOUT_JIT_NEAR_PAIRS: A tiles per block (at most 16), 0 = off,
+// -1 = 16 on Intel only; a positive value on any CPU.
+int jit_near_pairs(const jit_reorder_desc_t &d) {
+    static const int knob = getenv_int("RELAYOUT_JIT_NEAR_PAIRS", -1);
+    const int64_t isB = d.is[1] * (int64_t)data_type_size(d.sdt);
+    if (d.sdt != relayout_f32 || d.narrow_rows != 32 || d.n[1] != 64 || !d.nt || isB < 128
+            || isB >= 4096)
+        return 0;
+    const int want = std::min(by_vendor(knob, 16, 0), 16);
+    if (want <= 0 || d.n[0] % 16 != 0) return 0;
+    int nb = want;
+    while ((d.n[0] / 16) % nb != 0)
+        --nb;
+    return nb;
+}
+
 // The line pairs read 16 src rows a pass (the halves 32): see
-// jit_narrow_pairs_on.
+// jit_narrow_pairs_on; the near ones a row tile a pass.
 int jit_narrow_parts(const jit_reorder_desc_t &d) {
     if (!d.narrow_half) return 0;
+    if (d.is[1] * (int64_t)data_type_size(d.sdt) < 4096) return 2;
     return d.n[1] == d.narrow_rows ? 2 : (int)(d.n[1] / 16); // (a src row a lane)
 }
 

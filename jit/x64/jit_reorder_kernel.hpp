@@ -572,6 +572,9 @@ int jit_narrow_rows(const jit_reorder_desc_t &d);
 // far src rows read in parts (s8 / u8: halves; bf16 / f16: see
 // jit_narrow_parts).
 int jit_narrow_half(const jit_reorder_desc_t &d);
+// ... and of near src rows (nhwc -> nchw) to bf16 / f16: two row tiles
+// per call, each dst row's two lines back to back (0: none).
+int jit_near_pairs(const jit_reorder_desc_t &d);
 // desc.narrow_parts: the passes over a block of those narrow rows (2 or 4).
 int jit_narrow_parts(const jit_reorder_desc_t &d);
 // Line pairs: far-row conversions of two row tiles per call, read in
@@ -788,6 +791,9 @@ size_t jit_o_cached_bytes();
 // line). Conversions too, with scales constant or unit-stride along A;
 // not the sum or compensation.
 int jit_few_b_tiles(const jit_reorder_desc_t &d);
+// ... and f32 conversions to bf16 / f16 / s8 / u8 of 3 to 7 lanes (not
+// 1-byte dsts of 4): each of the B vectors narrowed as it is stored.
+bool jit_few_b_narrow(const jit_reorder_desc_t &d);
 // kernel_plan_params_t::a_run_loop of AVX-512 conversions of a 4-byte src
 // to bytes whose innermost node is 4 dst-unit lanes, or to bf16 / f16 of 2
 // (hwio -> OIhw4i16o4i, OIhw8i16o2i: the few-B tiles' lines), and of

@@ -579,6 +579,14 @@ TEST(jit_reorder, NarrowRows) {
     }
 }
 
+// A vendor-gated knob's value as the tests state it (not through
+// by_vendor, so that a wrong default fails them): its own when set, else
+// `intel` on Intel CPUs and 0 elsewhere; at most `most`.
+int intel_knob(const char *knob, int intel, int most) {
+    const int v = getenv_int(knob, -1);
+    return std::min(v < 0 ? (x64::cpu_is_intel() ? intel : 0) : v, most);
+}
+
 // Half-row narrow rows (jit_narrow_half): streamed far rows of f32 to
 // s8 / u8 (nchw -> nhwc, 49-51 MB), whole calls of 64 channels converted
 // in halves over blocks of A tiles: calls of 4096 A positions (A 52900
@@ -594,8 +602,7 @@ TEST(jit_reorder, NarrowRows) {
 TEST(jit_reorder, NarrowHalfRows) {
     const cpu_isa_t isa = cpu_isa_t::avx512_core;
     if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
-    const int knob = getenv_int("RELAYOUT_JIT_NARROW_HALF", -1);
-    const int want = knob < 0 ? (x64::cpu_is_intel() ? 16 : 0) : std::min(knob, 64);
+    const int want = intel_knob("RELAYOUT_JIT_NARROW_HALF", 16, 64);
     struct half_t {
         std::vector<dim_t> dims;
         int variant;
@@ -1345,6 +1352,55 @@ TEST(jit_reorder, Bf16IntNearRows) {
         }
     jit_case_t c = jit_case_t::of(shapes[0].dims, relayout_f32, relayout_f16, "nhwc", "nchw");
     EXPECT_FALSE(x64::jit_bf16_int_near_rows(desc_of(c, cpu_isa_t::avx512_core))) << c.str();
+}
+
+// Near-row line pairs (jit_near_pairs; Intel, or RELAYOUT_JIT_NEAR_PAIRS
+// > 0): streamed f32 nhwc -> bf16 / f16 nchw, whole calls of two row
+// tiles (64 hw positions) in blocks of A tiles, read a row tile a pass
+// (gen_narrow_half), each dst row's two lines back to back. Channels of
+// 16 tiles (256: blocks of 16), 8 (128: src rows 512 B apart) and 9 (144:
+// blocks of 9), a plane whose last call has 6 B positions (130 x 131:
+// generic), every f32 pattern class (bf16 rounds in integers), common
+// scales and zero points. Not: an A of partial tiles (200 channels) or of
+// fewer than 128 channels (64: calls of the usual plane), 1-byte dsts (no
+// near narrow rows), cached (2 x 256 x 64 x 64). The desc:
+// the blocks (the gate stated here: the knob's value when set, else 16 on
+// Intel only), two parts; ctest runs it again at 0 and 2.
+TEST(jit_reorder, NearLinePairs) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    const int want = intel_knob("RELAYOUT_JIT_NEAR_PAIRS", 16, 16);
+    struct near_t {
+        std::vector<dim_t> dims;
+        data_type_t ddt;
+        int variant;
+        bool on;
+    };
+    const near_t cases[] = { { { 8, 256, 64, 64 }, relayout_bf16, 0, true },
+        { { 4, 128, 128, 128 }, relayout_f16, 1, true },
+        { { 4, 144, 160, 132 }, relayout_bf16, 3, true },
+        { { 8, 64, 128, 128 }, relayout_bf16, 0, false },
+        { { 2, 256, 130, 131 }, relayout_f16, 3, true },
+        { { 3, 200, 130, 131 }, relayout_bf16, 1, false },
+        { { 8, 256, 64, 64 }, relayout_s8, 1, false },
+        { { 2, 256, 64, 64 }, relayout_bf16, 0, false } };
+    uint32_t seed = 7300;
+    for (const near_t &nc : cases) {
+        jit_case_t c = jit_case_t::of(nc.dims, relayout_f32, nc.ddt, "nhwc", "nchw");
+        set_scale_variant(c, nc.variant, 0);
+        if (nc.variant == 0) c.src_bits = f32_pattern_classes();
+        const x64::jit_reorder_desc_t d = desc_of(c, isa);
+        int nb = nc.on ? want : 0;
+        while (nb > 0 && (d.n[0] / 16) % nb != 0)
+            --nb;
+        EXPECT_EQ(d.narrow_half, nb) << c.str() << " A " << d.n[0];
+        EXPECT_EQ(d.narrow_parts, nb ? 2 : 0) << c.str();
+        if (nc.on) {
+            EXPECT_EQ(d.narrow_rows, 32) << c.str();
+            EXPECT_EQ(d.n[1], 64) << c.str();
+        }
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed)) << c.str();
+    }
 }
 
 // Transposes whose A has fewer than 8 rows (2x2 and 1x3 weights to
@@ -5355,8 +5411,8 @@ void few_b_not_with_sum(jit_case_t c, cpu_isa_t isa, int &n) {
 // shorter than a tile, a baked loop (odd src strides: A = w under an h
 // loop), s32, streamed (large; calls line-aligned and not: 521 x 3 f32
 // per row), conversions with scales along A and B and zero points, 1-byte
-// dsts of 4 lanes. Not: 2-byte dsts, 1-byte ones of other B, the sum,
-// padded or strided dst rows, 8 channels.
+// dsts of 4 lanes. Not: 2-byte dsts, 1-byte ones of other B (but see
+// FewBNarrowLanes), the sum, padded or strided dst rows, 8 channels.
 TEST(jit_reorder, FewBLanesPermuted) {
     const cpu_isa_t isa = cpu_isa_t::avx512_core;
     if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
@@ -5387,12 +5443,14 @@ TEST(jit_reorder, FewBLanesPermuted) {
         c.src_scale_mask = 8;
         EXPECT_EQ(desc_of(c, isa).few_b, 4) << c.str();
         EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
-        // Not: 1-byte dsts of other B, 2-byte dsts, the sum.
+        // 1-byte dsts of other B, 2-byte dsts: only as the narrowed
+        // vectors (FewBNarrowLanes); not the sum.
+        const bool narrow = getenv_int("RELAYOUT_JIT_FEW_B_NARROW", 1) != 0;
         c.dims[1] = 3;
-        EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
+        EXPECT_EQ(desc_of(c, isa).few_b, narrow ? 3 : 0) << c.str();
         EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
         c.ddt = relayout_bf16;
-        EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
+        EXPECT_EQ(desc_of(c, isa).few_b, narrow ? 3 : 0) << c.str();
         c.ddt = relayout_f32;
         few_b_not_with_sum(c, isa, n);
     }
@@ -5412,6 +5470,55 @@ TEST(jit_reorder, FewBLanesPermuted) {
     c.dstrides = { 5 * 37 * 4, 1, 37 * 4, 4 }; // rows of 3 lanes 4 apart
     EXPECT_EQ(desc_of(c, isa).few_b, 0) << c.str();
     EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+}
+
+// Few-B tiles narrowing f32 to bf16 / f16 / s8 / u8 (jit_few_b_narrow:
+// nchw -> nhwc of 3 to 7 channels, an RGB model input; 2-byte dsts of 4
+// lanes too): each permuted vector narrowed as it is stored. Bit-exact
+// for every B, both ISA levels of bf16 (the AVX512_BF16 rounding and the
+// integer one), A of one tile, of tiles and a tail, shorter than a tile,
+// a baked h loop under odd src strides, the scale variants (common, per
+// channel, a dst scale, zero points) and scales along w, streamed calls
+// (8 x 3 x 512 x 521: the pieces stored cached). The desc: few_b = C
+// with the knob on (and on AVX-512), 0 with RELAYOUT_JIT_FEW_B_NARROW=0
+// (ctest runs it again so): the AVX2 8x8 tiles then.
+TEST(jit_reorder, FewBNarrowLanes) {
+    const cpu_isa_t isa = cpu_isa_t::avx512_core;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
+    const bool on = getenv_int("RELAYOUT_JIT_FEW_B_NARROW", 1) != 0;
+    uint32_t seed = 7100;
+    for (data_type_t ddt : { relayout_bf16, relayout_f16, relayout_s8, relayout_u8 })
+        for (dim_t C : { 3, 4, 5, 6, 7 }) {
+            // (1-byte dsts of 4 lanes: the packed line, FewBBytesPacked)
+            const bool packed = data_type_size(ddt) == 1 && C == 4;
+            for (const std::vector<dim_t> &hw :
+                    std::vector<std::vector<dim_t>>{ { 1, 16 }, { 5, 7 }, { 3, 37 }, { 2, 33 } }) {
+                jit_case_t c =
+                        jit_case_t::of({ 2, C, hw[0], hw[1] }, relayout_f32, ddt, "nchw", "nhwc");
+                set_row_scale_variant(c, (int)(seed % 5));
+                const x64::jit_reorder_desc_t d = desc_of(c, isa);
+                if (!packed) {
+                    EXPECT_EQ(d.few_b, on ? C : 0) << c.str();
+                    EXPECT_EQ(d.isa, on ? cpu_isa_t::avx512_core : cpu_isa_t::avx2) << c.str();
+                }
+                EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed));
+                // (the bf16 level declines the AVX2 tiles: knob off)
+                if (on && ddt == relayout_bf16 && x64::isa_allowed(cpu_isa_t::avx512_core_bf16)) {
+                    EXPECT_TRUE(run_jit_case(c, cpu_isa_t::avx512_core_bf16, nullptr, ++seed));
+                }
+            }
+            jit_case_t c = jit_case_t::of({ 2, C, 5, 37 }, relayout_f32, ddt, "nchw", "nhwc");
+            const dim_t plane = 5 * 39 + 9;
+            c.sstrides = { C * plane + 1, plane, 39, 1 };
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed));
+        }
+    for (data_type_t ddt : { relayout_bf16, relayout_u8 }) {
+        jit_case_t c = jit_case_t::of({ 8, 3, 512, 521 }, relayout_f32, ddt, "nchw", "nhwc");
+        c.src_scale_mask = 0;
+        const x64::jit_reorder_desc_t d = desc_of(c, isa);
+        EXPECT_EQ(d.few_b, on ? 3 : 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed));
+    }
 }
 
 // Few-B tiles to bytes (B = 4 lanes, a line per tile: hwio ->
