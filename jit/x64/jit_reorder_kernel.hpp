@@ -115,7 +115,8 @@ struct jit_reorder_desc_t {
     // whose src rows are far apart (nchw -> nhwc): full tiles of 8 A
     // positions x this many B lanes (one dst line), converted along A and
     // packed into dwords, two 8x8 dword transposes, each dst row one whole
-    // line (0: none). See jit_ymm_narrow_rows.
+    // line (0: none), or 16 lanes of dst blocks (jit_ymm_narrow_blocks).
+    // See jit_ymm_narrow_rows.
     int ymm_narrow;
     // Tiles in B-outer order (B tiles outer, A tiles inner), and the byte
     // distance of the L2 prefetch of each full tile's src rows (0: none).
@@ -716,6 +717,9 @@ bool jit_ymm_word_lines(cpu_isa_t isa, const plan_t &p);
 // without the sum or compensation, with B of a dst line or more, src rows
 // a page or more apart.
 int jit_ymm_narrow_rows(const jit_reorder_desc_t &d, cpu_isa_t isa);
+// ... of 16 lanes (narrow blocks) where the dst is 16-lane blocks whose
+// A positions are adjacent (nchw -> nChw16c).
+bool jit_ymm_narrow_blocks(const jit_reorder_desc_t &d);
 // The B lanes per call a transpose of `p` wants for them on `isa` (0: the
 // usual split): a whole dst line.
 dim_t jit_ymm_narrow_rows_lanes(cpu_isa_t isa, const plan_t &p);
