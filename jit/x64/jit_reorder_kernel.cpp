@@ -6311,6 +6311,27 @@ bool jit_ymm_b16_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa) {
            && fits32(8 * d.os[0] * dsz);
 }
 
+// AVX2 conversions of f32 to bf16 / f16 whose src is blocks of 16 lanes,
+// one line per B position (nChw16c -> nchw: the 8x32 word tiles,
+// gen_ymm_w32_tile): the call's two A tiles (channels 0-7, 8-15) each
+// sweep all of its B positions, reading half of every src line, so with
+// the usual plane (2048 B positions: 128 KiB) the second sweep found none
+// of them in the L1 (48 KiB) and the loads bound the kernel (timing
+// variants, 16x256x64x64, single-thread: no stores as slow as the kernel,
+// no loads 8x faster). Calls of 512 B positions (a 32 KiB block) read
+// it once from memory. Experiment knob RELAYOUT_JIT_YMM_W32_PLANE:
+// elements per call, 0 = off (the usual plane).
+dim_t jit_ymm_w32_block_plane(cpu_isa_t isa, const plan_t &p) {
+    static const int plane = getenv_int("RELAYOUT_JIT_YMM_W32_PLANE", 8192); // experiment knob
+    if (plane <= 0 || vector_isa(isa) != cpu_isa_t::avx2 || p.bit_copy || p.nodes.size() < 2
+            || data_type_size(p.sdt) != 4 || (p.ddt != relayout_bf16 && p.ddt != relayout_f16)
+            || size_t(p.nelems()) * 6 < nt_threshold_bytes)
+        return 0;
+    const node_t &B = p.nodes.back(), &A = p.nodes[p.nodes.size() - 2];
+    // (dst rows whole lines apart: the word tiles, jit_ymm_b16_tiles)
+    return B.os == 1 && B.is == 16 && A.is == 1 && A.n == 16 && A.os * 2 % 64 == 0 ? plane : 0;
+}
+
 // Near B src rows 512 B to under 1 KiB apart on AVX2 (f32 nhwc -> nchw
 // of 128 to 255 channels): two B tiles per A tile, as the AVX-512 B-outer
 // pairs (b_outer_pairs); the prefetch then fetches the next pair (twice

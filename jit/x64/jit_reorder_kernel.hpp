@@ -712,6 +712,11 @@ bool jit_ymm_byte_line_pairs(cpu_isa_t isa, const plan_t &p);
 // lines (jit_ymm_small_lines).
 bool jit_ymm_word_lines(cpu_isa_t isa, const plan_t &p);
 
+// Elements per call of AVX2 f32 -> bf16 / f16 transposes from 16-lane
+// src blocks (nChw16c -> nchw), large: the two A tiles' src block in the
+// L1 (0: the usual plane).
+dim_t jit_ymm_w32_block_plane(cpu_isa_t isa, const plan_t &p);
+
 // desc.ymm_narrow (0: none): AVX2 value conversions of a 4-byte src to
 // bf16 (32 lanes) or s8 / u8 (64) whose scales do not change along A,
 // without the sum or compensation, with B of a dst line or more, src rows

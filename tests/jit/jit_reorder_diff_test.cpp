@@ -5054,6 +5054,49 @@ TEST(jit_reorder, YmmB16WordTiles) {
     }
 }
 
+// Their nChw16c -> nchw calls (jit_ymm_w32_block_plane): 512 B positions
+// (8192 elements) per call, both A tiles' src block in the L1, for f32 ->
+// bf16 / f16 from 48 MiB (src + dst); bit-exact with B not a multiple of
+// 512 (the last call shorter), a padded last block and scales. Not below
+// that size, for dst rows not whole lines apart (no word tiles), nChw8c
+// (one A tile), f32 dsts or on AVX-512; the usual
+// 2048 with the knob at 0 (ctest entry).
+TEST(jit_reorder, YmmW32BlockPlane) {
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
+    const bool on = getenv_int("RELAYOUT_JIT_YMM_W32_PLANE", 8192) > 0;
+    auto call_b = [&](const jit_case_t &c, cpu_isa_t at) {
+        plan_t p;
+        case_plan(c, p);
+        kernel_plan_t kp;
+        EXPECT_EQ(kernel_plan_create(kp, p, x64::jit_plan_params(at, p)), status_t::success);
+        return kp.micro[1].n;
+    };
+    int n = 0;
+    for (data_type_t ddt : { relayout_bf16, relayout_f16 }) {
+        jit_case_t c = jit_case_t::of({ 8, 48, 160, 138 }, relayout_f32, ddt, "nChw16c", "nchw");
+        EXPECT_EQ(call_b(c, isa), on ? 512 : 2048) << c.str();
+        EXPECT_EQ(call_b(c, cpu_isa_t::avx512_core), 2048) << c.str();
+        EXPECT_TRUE(desc_of(c, isa).ymm_b16) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        c.dims = { 11, 35, 160, 138 }; // (a padded last block)
+        c.src_scale_mask = 2;
+        EXPECT_EQ(call_b(c, isa), on ? 512 : 2048) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        c.src_scale_mask = -1;
+        c.dims = { 2, 48, 160, 138 }; // (below 48 MiB)
+        EXPECT_EQ(call_b(c, isa), 2048) << c.str();
+        c.dims = { 8, 48, 161, 137 }; // (dst rows not whole lines apart)
+        EXPECT_EQ(call_b(c, isa), 2048) << c.str();
+        c.dims = { 8, 48, 160, 138 };
+        c.stag = "nChw8c";
+        EXPECT_NE(call_b(c, isa), 512) << c.str();
+        c.stag = "nChw16c";
+        c.ddt = relayout_f32;
+        EXPECT_NE(call_b(c, isa), 512) << c.str();
+    }
+}
+
 // AVX2 8x16 tiles of weights to hwio (A = kh * kw, not whole 8-row
 // tiles): the shifted last A tile stores only the rows it adds
 // (jit_ymm_shift_new_rows). Bit-exact for A = 9 (one new row), 10, 15 and
