@@ -549,6 +549,9 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     jit_word_tile_params(isa, p, prm);
     // AVX2 words of far rows: a dst line's 32 lanes, staged and streamed.
     if (jit_ymm_word_lines(isa, p)) prm.tile_b = 32;
+    // AVX2 conversions to words from one-line src blocks: calls whose src
+    // block both A tiles read from L1 (jit_ymm_w32_block_plane).
+    if (const dim_t plane = jit_ymm_w32_block_plane(isa, p)) prm.tile_plane = plane;
     // Byte tiles of far src rows and far whole-line dst rows, streamed:
     // two B tiles (128 rows) per call, 512 A positions (jit_byte_rows128);
     // near dst rows of line pairs: a whole 64 x 64 plane (Intel,

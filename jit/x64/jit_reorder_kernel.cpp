@@ -920,6 +920,7 @@ private:
     void gen_ymm_narrow(const Label &lb);
     void ymm_narrow_tile();
     void ymm_narrow_comp(int h);
+    void ymm_block_lines(int rowb);
     void full_row_tile(int nl, int TA, const Label &lb, const std::function<void()> &tile);
     Label c_pack_; // gen_row_bytes: 4 x 4 byte transposes in each dword group
     void gen_few_b_tile();
@@ -3251,13 +3252,18 @@ void reorder_gen_t::full_row_tile(
 // the stack), written back to back and streamed when large (the 8x8
 // tiles wrote 16- or 8-byte pieces of each line, cached). Other tiles
 // (edges, padding) fall through to the 8x8 tiles. rax a0, r15 b0, rcx
-// src tile, rdx dst tile, rsi / rdi scales of the tile.
+// src tile, rdx dst tile, rsi / rdi scales of the tile. Narrow blocks
+// (16 lanes, jit_ymm_narrow_blocks) take one transpose of 8 (bf16) or 4
+// (s8 / u8) dword rows: each A position's 32 or 16 bytes, the tile's 8
+// adjacent in the dst, stored as whole lines (ymm_block_lines).
 void reorder_gen_t::gen_ymm_narrow(const Label &lb) {
     full_row_tile(d_.ymm_narrow, 8, lb, [&] { ymm_narrow_tile(); });
 }
 
 void reorder_gen_t::ymm_narrow_tile() {
-    const int K = d_.ymm_narrow / 16;
+    const int K = 4 / dsz_;             // lanes per dword
+    const int rows = d_.ymm_narrow / K; // dwords per A position: 16, 8 or 4
+    const int halves = rows > 8 ? 2 : 1, J = std::min(rows, 8);
     const int64_t n1 = d_.in_n, osA = d_.os[0] * dsz_;
     // (interleaves: lane l is inner position l % n1 of B position l / n1)
     auto row_disp = [&](int l) { return ((l % n1) * d_.in_is + (l / n1) * d_.is[1]) * ssz_; };
@@ -3269,7 +3275,7 @@ void reorder_gen_t::ymm_narrow_tile() {
         hoisted_[0] = hoisted_t{ &c_hi_, hi.getIdx() }; // (vminps takes no memory first)
         nhoisted_ = 1;
     }
-    for (int h = 0; h < 2; ++h) {
+    for (int h = 0; h < halves; ++h) {
         if (K == 4) {
             vmovdqu(pack, ptr[rip + c_pack_]);
             vmovups(hi, cst(c_hi_));
@@ -3284,7 +3290,7 @@ void reorder_gen_t::ymm_narrow_tile() {
             dsc_reg_ = K == 4 ? 11 : 15;
             vbroadcastss(Ymm(dsc_reg_), ptr[rdi]);
         }
-        for (int j = 0; j < 8; ++j)
+        for (int j = 0; j < J; ++j)
             for (int k = 0; k < K; ++k) {
                 const int l = (8 * h + j) * K + k;
                 const Ymm P(j), v(k == 0 ? j : k == 3 ? 14 : 13);
@@ -3304,7 +3310,7 @@ void reorder_gen_t::ymm_narrow_tile() {
             }
         transpose_tile();
         ymm_narrow_comp(h);
-        if (h == 0)
+        if (h == 0 && halves == 2)
             for (int a = 0; a < 8; ++a)
                 vmovups(ptr[rsp + buf_stage + 32 * a], Ymm(a));
     }
@@ -3313,7 +3319,41 @@ void reorder_gen_t::ymm_narrow_tile() {
     ssc_reg_ = dsc_reg_ = -1;
     ssc_vec_ = svec;
     dsc_vec_ = dvec;
-    ymm_pair_lines(d_.nt && osA % 64 == 0, rdx, [&](int a) { return a * osA; });
+    if (halves == 1)
+        ymm_block_lines(rows * 4);
+    else
+        ymm_pair_lines(d_.nt && osA % 64 == 0, rdx, [&](int a) { return a * osA; });
+}
+
+// The 8 A positions' rows of a narrow block (rowb = 32 or 16 bytes: ymm a
+// or its low half), adjacent in the dst from rdx, as 4 or 2 whole lines of
+// back-to-back 32-byte stores: streamed when the call may (s_nt) and the
+// tile starts on a line (a last A tile moved back may not), cached
+// otherwise. The 8x8 tiles had stored 16 or 8 bytes a row, cached: each
+// line read for ownership.
+void reorder_gen_t::ymm_block_lines(int rowb) {
+    const int n = rowb == 32 ? 8 : 4; // stores
+    if (rowb == 16)
+        for (int m = 0; m < 4; ++m)
+            vinserti128(Ymm(2 * m), Ymm(2 * m), Xmm(2 * m + 1), 1);
+    auto stores = [&](bool stream) {
+        for (int i = 0; i < n; ++i) {
+            const Ymm v(rowb == 32 ? i : 2 * i);
+            stream ? vmovntps(ptr[rdx + 32 * i], v) : vmovups(ptr[rdx + 32 * i], v);
+        }
+    };
+    Label lcached, ldone;
+    if (d_.nt) {
+        cmp(qword[rsp + s_nt], 0);
+        je(lcached, T_NEAR);
+        test(al, 64 / rowb - 1);
+        jnz(lcached, T_NEAR);
+        stores(true);
+        jmp(ldone, T_NEAR);
+    }
+    L(lcached);
+    stores(false);
+    L(ldone);
 }
 
 // The compensation of half h of ymm_narrow_tile (4-lane groups,
@@ -6327,6 +6367,27 @@ bool jit_ymm_b16_tiles(const jit_reorder_desc_t &d, cpu_isa_t isa) {
            && fits32(8 * d.os[0] * dsz);
 }
 
+// AVX2 conversions of f32 to bf16 / f16 whose src is blocks of 16 lanes,
+// one line per B position (nChw16c -> nchw: the 8x32 word tiles,
+// gen_ymm_w32_tile): the call's two A tiles (channels 0-7, 8-15) each
+// sweep all of its B positions, reading half of every src line, so with
+// the usual plane (2048 B positions: 128 KiB) the second sweep found none
+// of them in the L1 (48 KiB) and the loads bound the kernel (timing
+// variants, 16x256x64x64, single-thread: no stores as slow as the kernel,
+// no loads 8x faster). Calls of 512 B positions (a 32 KiB block) read
+// it once from memory. Experiment knob RELAYOUT_JIT_YMM_W32_PLANE:
+// elements per call, 0 = off (the usual plane).
+dim_t jit_ymm_w32_block_plane(cpu_isa_t isa, const plan_t &p) {
+    static const int plane = getenv_int("RELAYOUT_JIT_YMM_W32_PLANE", 8192); // experiment knob
+    if (plane <= 0 || vector_isa(isa) != cpu_isa_t::avx2 || p.bit_copy || p.nodes.size() < 2
+            || data_type_size(p.sdt) != 4 || (p.ddt != relayout_bf16 && p.ddt != relayout_f16)
+            || size_t(p.nelems()) * 6 < nt_threshold_bytes)
+        return 0;
+    const node_t &B = p.nodes.back(), &A = p.nodes[p.nodes.size() - 2];
+    // (dst rows whole lines apart: the word tiles, jit_ymm_b16_tiles)
+    return B.os == 1 && B.is == 16 && A.is == 1 && A.n == 16 && A.os * 2 % 64 == 0 ? plane : 0;
+}
+
 // Near B src rows 512 B to under 1 KiB apart on AVX2 (f32 nhwc -> nchw
 // of 128 to 255 channels): two B tiles per A tile, as the AVX-512 B-outer
 // pairs (b_outer_pairs); the prefetch then fetches the next pair (twice
@@ -7823,6 +7884,19 @@ bool jit_bf16_int_near_rows(const jit_reorder_desc_t &d) {
     return d.narrow_rows == 32 && d.ddt == relayout_bf16 && d.nt && isB >= 128 && isB < 4096;
 }
 
+// Narrow blocks: AVX2 conversions of far src rows to a dst of 16-lane
+// blocks (f32 nchw -> bf16 / s8 / u8 nChw16c: B the block's 16 channels,
+// each A position's 32 or 16 bytes adjacent to the next one's) take the
+// narrow rows' tiles with 16 lanes, so that the 8 A positions of a tile
+// are whole lines, streamed. The 8x8 tiles stored 16 (8) bytes to each,
+// cached, every dst line read for ownership before it was written.
+// Experiment knob RELAYOUT_JIT_YMM_NARROW_BLK=0: off.
+bool jit_ymm_narrow_blocks(const jit_reorder_desc_t &d) {
+    static const bool on = getenv_int("RELAYOUT_JIT_YMM_NARROW_BLK", 1) != 0; // experiment knob
+    return on && d.strategy == kernel_strategy_t::transpose && d.in_n == 1 && d.n[1] == 16
+           && d.os[1] == 1 && d.os[0] == 16;
+}
+
 int jit_ymm_narrow_rows(const jit_reorder_desc_t &d, cpu_isa_t isa) {
     if (isa != cpu_isa_t::avx2 || d.isa != cpu_isa_t::avx2 || d.bit_copy || d.beta != 0.f) return 0;
     if (d.b_outer || d.pf_ahead || d.dst_stage_row || d.flat_a || d.flat_b || d.ymm_b16
@@ -7830,9 +7904,10 @@ int jit_ymm_narrow_rows(const jit_reorder_desc_t &d, cpu_isa_t isa) {
         return 0;
     if ((d.src_scale && d.ss[0] != 0) || (d.dst_scale && d.ds[0] != 0)) return 0;
     const int64_t ssz = (int64_t)data_type_size(d.sdt);
-    const int L = d.ddt == relayout_bf16                         ? 32
-                  : d.ddt == relayout_s8 || d.ddt == relayout_u8 ? 64
-                                                                 : 0;
+    const int line = d.ddt == relayout_bf16                         ? 32
+                     : d.ddt == relayout_s8 || d.ddt == relayout_u8 ? 64
+                                                                    : 0;
+    const int L = line && jit_ymm_narrow_blocks(d) ? 16 : line;
     if (L == 0 || ssz != 4 || d.is[0] != 1 || d.n[1] * d.in_n < L || d.n[0] < 8) return 0;
     if (d.strategy == kernel_strategy_t::transpose) {
         // far src rows (nchw -> nhwc)

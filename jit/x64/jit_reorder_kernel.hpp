@@ -119,7 +119,8 @@ struct jit_reorder_desc_t {
     // whose src rows are far apart (nchw -> nhwc): full tiles of 8 A
     // positions x this many B lanes (one dst line), converted along A and
     // packed into dwords, two 8x8 dword transposes, each dst row one whole
-    // line (0: none). See jit_ymm_narrow_rows.
+    // line (0: none), or 16 lanes of dst blocks (jit_ymm_narrow_blocks).
+    // See jit_ymm_narrow_rows.
     int ymm_narrow;
     // Tiles in B-outer order (B tiles outer, A tiles inner), and the byte
     // distance of the L2 prefetch of each full tile's src rows (0: none).
@@ -721,11 +722,19 @@ bool jit_ymm_byte_line_pairs(cpu_isa_t isa, const plan_t &p);
 // lines (jit_ymm_small_lines).
 bool jit_ymm_word_lines(cpu_isa_t isa, const plan_t &p);
 
+// Elements per call of AVX2 f32 -> bf16 / f16 transposes from 16-lane
+// src blocks (nChw16c -> nchw), large: the two A tiles' src block in the
+// L1 (0: the usual plane).
+dim_t jit_ymm_w32_block_plane(cpu_isa_t isa, const plan_t &p);
+
 // desc.ymm_narrow (0: none): AVX2 value conversions of a 4-byte src to
 // bf16 (32 lanes) or s8 / u8 (64) whose scales do not change along A,
 // without the sum or compensation, with B of a dst line or more, src rows
 // a page or more apart.
 int jit_ymm_narrow_rows(const jit_reorder_desc_t &d, cpu_isa_t isa);
+// ... of 16 lanes (narrow blocks) where the dst is 16-lane blocks whose
+// A positions are adjacent (nchw -> nChw16c).
+bool jit_ymm_narrow_blocks(const jit_reorder_desc_t &d);
 // The B lanes per call a transpose of `p` wants for them on `isa` (0: the
 // usual split): a whole dst line.
 dim_t jit_ymm_narrow_rows_lanes(cpu_isa_t isa, const plan_t &p);

@@ -703,6 +703,26 @@ TEST(jit_reorder, NarrowLinePairs) {
     }
 }
 
+// f32 / s32 nchw -> `dtag` to bf16 / s8 / u8 against the reference at
+// `isa`, each of `shapes` in every row scale variant; with `lanes` >= 0 the
+// desc's ymm_narrow must be that (checked once per shape and types).
+void run_ymm_narrow_cases(cpu_isa_t isa, const std::vector<std::vector<dim_t>> &shapes,
+        const char *dtag, int lanes, int &n) {
+    for (const auto &dims : shapes)
+        for (data_type_t sdt : { relayout_f32, relayout_s32 })
+            for (data_type_t ddt : { relayout_bf16, relayout_s8, relayout_u8 })
+                for (int variant = 0; variant < 5; ++variant) {
+                    jit_case_t c = jit_case_t::of(dims, sdt, ddt, "nchw", dtag);
+                    set_row_scale_variant(c, variant);
+                    if (variant == 0 && lanes >= 0) {
+                        x64::jit_reorder_desc_t d;
+                        ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+                        EXPECT_EQ(d.ymm_narrow, lanes) << c.str();
+                    }
+                    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+                }
+}
+
 // AVX2 narrow rows (jit_ymm_narrow_rows): conversions of far src rows
 // (nchw -> nhwc, planes of 1024 f32 or more) to bf16 / s8 / u8, 8 A
 // positions x a dst line of lanes (32 / 64): B of whole lines, with edges
@@ -715,15 +735,9 @@ TEST(jit_reorder, YmmNarrowRows) {
     for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
         if (!x64::isa_allowed(isa)) continue;
         const bool y = isa == cpu_isa_t::avx2;
-        for (auto dims : { std::vector<dim_t>{ 1, 64, 32, 32 }, std::vector<dim_t>{ 1, 70, 32, 33 },
-                     std::vector<dim_t>{ 2, 33, 31, 37 }, std::vector<dim_t>{ 1, 130, 33, 35 } })
-            for (data_type_t sdt : { relayout_f32, relayout_s32 })
-                for (data_type_t ddt : { relayout_bf16, relayout_s8, relayout_u8 })
-                    for (int variant = 0; variant < 5; ++variant) {
-                        jit_case_t c = jit_case_t::of(dims, sdt, ddt, "nchw", "nhwc");
-                        set_row_scale_variant(c, variant);
-                        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
-                    }
+        run_ymm_narrow_cases(isa,
+                { { 1, 64, 32, 32 }, { 1, 70, 32, 33 }, { 2, 33, 31, 37 }, { 1, 130, 33, 35 } },
+                "nhwc", -1, n);
         for (int mask : { -1, 0, 2, 8 })
             for (data_type_t ddt : { relayout_bf16, relayout_s8, relayout_u8, relayout_f16 }) {
                 jit_case_t c = jit_case_t::of({ 2, 64, 32, 32 }, relayout_f32, ddt, "nchw", "nhwc");
@@ -768,6 +782,52 @@ TEST(jit_reorder, YmmNarrowRowsInterleave) {
                         c.ddt = relayout_u8;
                         EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
                     }
+    }
+}
+
+// AVX2 narrow blocks (jit_ymm_narrow_blocks): f32 / s32 nchw -> nChw16c
+// to bf16 / s8 / u8 on the narrow rows' tiles of 16 lanes, 8 A positions
+// a tile written as whole lines: planes (of 1024 positions or more: far
+// src rows) of whole tiles and not (the last
+// tile moved back: cached, not on a line), channels of whole blocks and
+// padded (the last block's tiles take the 8x8 edge tiles), every scale
+// variant; then streamed (src + dst from nt_threshold_bytes), with a
+// last A tile moved back in each call's tail. The desc takes them on
+// AVX2 only (16 lanes, streamed when large), not with the knob at 0, nor
+// f16 / f32 dsts.
+TEST(jit_reorder, YmmNarrowBlocks) {
+    const bool on = getenv_int("RELAYOUT_JIT_YMM_NARROW_BLK", 1) != 0;
+    int n = 0;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        const bool y = isa == cpu_isa_t::avx2;
+        run_ymm_narrow_cases(isa,
+                { { 1, 16, 32, 32 }, { 2, 35, 31, 37 }, { 1, 48, 33, 35 }, { 2, 32, 1, 1031 } },
+                "nChw16c", y && on ? 16 : 0, n);
+        // (f16 and f32 dsts keep their tiles.)
+        for (data_type_t ddt : { relayout_f16, relayout_f32 }) {
+            jit_case_t c = jit_case_t::of({ 1, 32, 32, 32 }, relayout_f32, ddt, "nchw", "nChw16c");
+            x64::jit_reorder_desc_t d;
+            ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+            EXPECT_EQ(d.ymm_narrow, 0) << c.str();
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        }
+        struct large_t {
+            std::vector<dim_t> dims;
+            data_type_t ddt;
+            int variant;
+        };
+        for (const auto &l : { large_t{ { 2, 64, 257, 257 }, relayout_bf16, 1 },
+                     large_t{ { 1, 170, 257, 257 }, relayout_s8, 2 },
+                     large_t{ { 2, 80, 257, 257 }, relayout_u8, 0 } }) {
+            jit_case_t c = jit_case_t::of(l.dims, relayout_f32, l.ddt, "nchw", "nChw16c");
+            set_row_scale_variant(c, l.variant);
+            x64::jit_reorder_desc_t d;
+            ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+            EXPECT_EQ(d.ymm_narrow, y && on ? 16 : 0) << c.str();
+            if (y && on) EXPECT_TRUE(d.nt) << c.str();
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        }
     }
 }
 
@@ -5096,6 +5156,49 @@ TEST(jit_reorder, YmmB16WordTiles) {
         EXPECT_FALSE(desc_of(c, isa).ymm_b16) << c.str();
         c.sdt = c.ddt = ddt;
         EXPECT_FALSE(desc_of(c, isa).ymm_b16) << c.str();
+    }
+}
+
+// Their nChw16c -> nchw calls (jit_ymm_w32_block_plane): 512 B positions
+// (8192 elements) per call, both A tiles' src block in the L1, for f32 ->
+// bf16 / f16 from 48 MiB (src + dst); bit-exact with B not a multiple of
+// 512 (the last call shorter), a padded last block and scales. Not below
+// that size, for dst rows not whole lines apart (no word tiles), nChw8c
+// (one A tile), f32 dsts or on AVX-512; the usual
+// 2048 with the knob at 0 (ctest entry).
+TEST(jit_reorder, YmmW32BlockPlane) {
+    const cpu_isa_t isa = cpu_isa_t::avx2;
+    if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx2";
+    const bool on = getenv_int("RELAYOUT_JIT_YMM_W32_PLANE", 8192) > 0;
+    auto call_b = [&](const jit_case_t &c, cpu_isa_t at) {
+        plan_t p;
+        case_plan(c, p);
+        kernel_plan_t kp;
+        EXPECT_EQ(kernel_plan_create(kp, p, x64::jit_plan_params(at, p)), status_t::success);
+        return kp.micro[1].n;
+    };
+    int n = 0;
+    for (data_type_t ddt : { relayout_bf16, relayout_f16 }) {
+        jit_case_t c = jit_case_t::of({ 8, 48, 160, 138 }, relayout_f32, ddt, "nChw16c", "nchw");
+        EXPECT_EQ(call_b(c, isa), on ? 512 : 2048) << c.str();
+        EXPECT_EQ(call_b(c, cpu_isa_t::avx512_core), 2048) << c.str();
+        EXPECT_TRUE(desc_of(c, isa).ymm_b16) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        c.dims = { 11, 35, 160, 138 }; // (a padded last block)
+        c.src_scale_mask = 2;
+        EXPECT_EQ(call_b(c, isa), on ? 512 : 2048) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++n));
+        c.src_scale_mask = -1;
+        c.dims = { 2, 48, 160, 138 }; // (below 48 MiB)
+        EXPECT_EQ(call_b(c, isa), 2048) << c.str();
+        c.dims = { 8, 48, 161, 137 }; // (dst rows not whole lines apart)
+        EXPECT_EQ(call_b(c, isa), 2048) << c.str();
+        c.dims = { 8, 48, 160, 138 };
+        c.stag = "nChw8c";
+        EXPECT_NE(call_b(c, isa), 512) << c.str();
+        c.stag = "nChw16c";
+        c.ddt = relayout_f32;
+        EXPECT_NE(call_b(c, isa), 512) << c.str();
     }
 }
 
