@@ -630,6 +630,11 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
         prm.min_tile_call = std::max(prm.min_tile_call, o16_call);
         prm.tile_call_max = o16_call;
     }
+    // (The row windows of OIhw8o8i weights likewise, jit_o8i_block_call.)
+    if (const dim_t o8i_call = jit_o8i_block_call(isa, p)) {
+        prm.min_tile_call = std::max(prm.min_tile_call, o8i_call);
+        prm.tile_call_max = o8i_call;
+    }
     // (Depthwise weights: calls of many group blocks, jit_dw_block_call.)
     if (const dim_t dw_call = jit_dw_block_call(isa, p)) {
         prm.min_tile_call = std::max(prm.min_tile_call, dw_call);

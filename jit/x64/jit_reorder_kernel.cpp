@@ -702,6 +702,8 @@ private:
     void flat_bytes_stage_row(int o, int64_t stage_row);
     void gen_run_deal();
     void gen_o8_chunks();
+    void gen_o8i_rows();
+    void o8i_window(int s, int from);
     void run_deal_init();
     void deal3(const int in[3], const int out[3]);
     Label c_deal3_; // gen_run_deal: lane i of row c takes element 3 i + c
@@ -5271,6 +5273,80 @@ void reorder_gen_t::gen_o8_chunks() {
     });
 }
 
+// Row windows (d_.o8i_rows = A, see jit_o8i_rows): o row r of a block is
+// 8 groups of A (group i: i's A hw, column c = i A + hw), rows in_is...
+// is[1] apart. Window s (columns s .. s + 7 of every group) of a row is
+// 4 zmm, P[j] = group j's 8 columns (a ymm load) under group j + 4's (a
+// 256-bit insert); the 4 x 4 transposes within their 128-bit lanes leave
+// column s + c in U[c % 4], lanes c / 4 (groups 0-3) and c / 4 + 2
+// (groups 4-7): that hw's 8 i of the row. Dst line (hw, t) is hw's i of
+// rows 2 t and 2 t + 1: one 128-bit lane shuffle of the two rows' U. A
+// window yields the lines of its 8 hw for every t (from column `from`
+// on: the last window of an A that is not whole windows starts at A - 8
+// and keeps its new columns only); streamed, they go to the stage and
+// out in address order (2 KiB at a time), as the chunk lines' do.
+void reorder_gen_t::o8i_window(int s, int from) {
+    const int64_t rs = d_.is[1] * ssz_, gs = d_.in_is * ssz_, osA = d_.os[0] * dsz_;
+    const bool nt = d_.nt && osA % 64 == 0;
+    auto U = [&](int row, int c) { return Zmm(4 * (row % 2) + c); }; // (P, then U)
+    const int T = 8, L = 16;                                         // temporaries, line registers
+    auto dst_line = [&](int hw, int t) { return ptr[r9 + hw * osA + t * 64]; };
+    auto stage_line = [&](int hw, int t) { return ptr[rsp + buf_stage + (4 * (hw - s) + t) * 64]; };
+    auto need = [&](int c) {
+        return s + c >= from || s + c + 4 >= from;
+    }; // U[c] holds a new column
+    stores_streamed_or_cached(nt, [&](bool stream, const Label &) {
+        const bool staged = stream && d_.o8i_staged;
+        int line = 0;
+        for (int t = 0; t < 4; ++t) {
+            for (int row = 2 * t; row < 2 * t + 2; ++row) {
+                const int64_t at = row * rs + s * ssz_;
+                for (int j = 0; j < 4; ++j) {
+                    vmovups(Ymm(U(row, j).getIdx()), ptr[r8 + at + j * gs]);
+                    vinsertf64x4(U(row, j), U(row, j), ptr[r8 + at + (j + 4) * gs], 1);
+                }
+                const int P = 4 * (row % 2);
+                if (need(0) || need(1)) {
+                    vunpcklps(Zmm(T), Zmm(P), Zmm(P + 1));
+                    vunpcklps(Zmm(T + 2), Zmm(P + 2), Zmm(P + 3));
+                }
+                if (need(2) || need(3)) {
+                    vunpckhps(Zmm(T + 1), Zmm(P), Zmm(P + 1));
+                    vunpckhps(Zmm(T + 3), Zmm(P + 2), Zmm(P + 3));
+                }
+                if (need(0)) vunpcklpd(U(row, 0), Zmm(T), Zmm(T + 2));
+                if (need(1)) vunpckhpd(U(row, 1), Zmm(T), Zmm(T + 2));
+                if (need(2)) vunpcklpd(U(row, 2), Zmm(T + 1), Zmm(T + 3));
+                if (need(3)) vunpckhpd(U(row, 3), Zmm(T + 1), Zmm(T + 3));
+            }
+            for (int c = 0; c < 8; ++c) {
+                const int hw = s + c, h = c / 4;
+                if (hw < from) continue;
+                const Zmm v(L + line++ % 8);
+                vshuff32x4(v, U(0, c % 4), U(1, c % 4), h | (h + 2) << 2 | h << 4 | (h + 2) << 6);
+                if (staged)
+                    vmovaps(stage_line(hw, t), v);
+                else
+                    stream ? vmovntps(dst_line(hw, t), v) : vmovups(dst_line(hw, t), v);
+            }
+        }
+        if (!staged) return;
+        for (int hw = std::max(s, from); hw < s + 8; ++hw)
+            for (int t = 0; t < 4; ++t) {
+                const Zmm v(L + (4 * hw + t) % 8);
+                vmovaps(v, stage_line(hw, t));
+                vmovntps(dst_line(hw, t), v);
+            }
+    });
+}
+
+void reorder_gen_t::gen_o8i_rows() {
+    const int A = d_.o8i_rows;
+    for (int s = 0; s + 8 <= A; s += 8)
+        o8i_window(s, s);
+    if (A % 8) o8i_window(A - 8, A - A % 8);
+}
+
 // deal3's constants: the lane masks of the third vector's elements (3 i +
 // c >= 32) and the indices.
 void reorder_gen_t::run_deal_init() {
@@ -5876,6 +5952,7 @@ void reorder_gen_t::generate() {
     if (ywide_) // ... ywide_ lines of each src row of every B tile
         frame = std::max(frame, buf_ysrc + (int)d_.n[1] * 64 * ywide_);
     if (d_.o8_in_order) frame = std::max(frame, buf_stage + 256 * d_.o8_chunks); // a block's lines
+    if (d_.o8i_staged) frame = std::max(frame, buf_stage + 256 * 8);             // a window's lines
     if (d_.packed_rows)
         frame = std::max(frame, buf_stage + 17 * 64); // 16 rows, the last one's dead lanes
     // The block lines' staged rows.
@@ -5970,6 +6047,7 @@ void reorder_gen_t::generate() {
             d_.run_deal != 0, d_.nloops - (run_deal_fold(d_) ? 1 : 0), [&] { gen_run_deal(); },
             [&] { run_deal_init(); });
     whole_calls(d_.o8_chunks != 0, d_.nloops, [&] { gen_o8_chunks(); });
+    whole_calls(d_.o8i_rows != 0, d_.nloops, [&] { gen_o8i_rows(); });
     if (d_.few_b_quads) {
         // (four steps of the innermost loop at a time)
         Label lgeneric;
@@ -7149,6 +7227,37 @@ bool jit_o8_in_order(const jit_reorder_desc_t &d) {
     return d.o8_chunks != 0 && d.nt && by_vendor(knob, 1, 0) != 0;
 }
 
+// oihw -> OIhw8o8i (goihw -> gOIhw8o8i; A = hw of src stride 1, dst
+// lines of 8 o x 8 i per hw; B = 8 o, rows 36 KiB apart at 1024 i, over
+// 8 i lanes of src stride A): the row tiles loaded 16 rows at 36-byte
+// steps per 9 lines (3x3: two thirds across two lines), transposed 16 x
+// 16 and stored each tile's lines t-major, a line in 4 of the block's
+// dst. Each o row of a block is one run of 8 A: read in windows of 8
+// columns of each i group (8 half-vector loads per row, 3 shuffles per
+// line) and, streamed, stored in address order (gen_o8i_rows). A of 8
+// to 64 (3x3, 4x4, 5x5, 7x7; 1x1 and 2x2 are other plans). Knob
+// RELAYOUT_JIT_O8I_ROWS: 0 off, 1 on, 2 on without the stage (timing).
+static int o8i_rows_knob() {
+    static const int knob = getenv_int("RELAYOUT_JIT_O8I_ROWS", 1); // experiment knob
+    return knob;
+}
+
+int jit_o8i_rows(const jit_reorder_desc_t &d) {
+    if (o8i_rows_knob() == 0 || d.isa != cpu_isa_t::avx512_core
+            || d.strategy != kernel_strategy_t::interleave)
+        return 0;
+    if (!d.bit_copy || d.byte_tile || d.comp_lanes || d.beta != 0.f) return 0;
+    if (data_type_size(d.sdt) != 4 || data_type_size(d.ddt) != 4) return 0;
+    if (d.in_n != 8 || d.in_is != d.n[0] || d.n[1] != 8 || d.os[1] != 8 || d.is[0] != 1) return 0;
+    if (d.n[0] < 8 || d.n[0] > 64 || d.o8_chunks) return 0;
+    if (d.b_outer || d.flat_b || d.dst_stage_row || d.pf_ahead || d.narrow_rows) return 0;
+    return fits32(8 * d.is[1] * 4) && fits32(d.n[0] * (d.os[0] + 16) * 4) ? (int)d.n[0] : 0;
+}
+
+bool jit_o8i_staged(const jit_reorder_desc_t &d) {
+    return d.o8i_rows != 0 && d.nt && o8i_rows_knob() != 2;
+}
+
 // The run tiles stored each tile's 9 dst rows, a line each, and went on
 // to the next tile: 9 rows 4 KiB (ohwi) or 1 KiB (OIhw16o16i) apart
 // visited per 64 bytes. In pairs each row visit stores two adjacent
@@ -7189,6 +7298,28 @@ dim_t jit_o16_block_call(cpu_isa_t isa, const plan_t &p) {
     if (o.os != 1 || o.n != 16 || o.tab >= 0 || i.os != 16 || i.n != 16 || i.tab >= 0) return 0;
     for (const node_t &a : p.nodes)
         if (a.is == 1 && a.os == 256 && a.n == i.is && a.tab < 0) return dim_t(knob) * 256 * a.n;
+    return 0;
+}
+
+// The row windows (jit_o8i_rows) of 5x5 and 7x7 (an (O, I) block of 6.4
+// and 12.5 KiB) took one block per call, the I blocks in the driver (3x3:
+// 32 per call, under the bake limit): a block of up to 32 I blocks per
+// call, as the OIhw16i16o weights' (jit_o16_block_call). Knob
+// RELAYOUT_JIT_O8I_BLOCKS: blocks per call, 0 off (also off with the
+// row windows).
+dim_t jit_o8i_block_call(cpu_isa_t isa, const plan_t &p) {
+    static const int knob = getenv_int("RELAYOUT_JIT_O8I_BLOCKS", 32); // experiment knob
+    if (knob <= 0 || o8i_rows_knob() == 0 || vector_isa(isa) != cpu_isa_t::avx512_core
+            || !p.bit_copy)
+        return 0;
+    if (data_type_size(p.sdt) != 4 || data_type_size(p.ddt) != 4 || p.nodes.size() < 3) return 0;
+    // i (8, dst-unit, src stride A) innermost, o (8, dst stride 8) next,
+    // hw (A, src-unit, dst stride 64).
+    const node_t &i = p.nodes.back(), &o = p.nodes[p.nodes.size() - 2];
+    if (i.os != 1 || i.n != 8 || i.tab >= 0 || o.os != 8 || o.n != 8 || o.tab >= 0) return 0;
+    for (const node_t &a : p.nodes)
+        if (a.is == 1 && a.os == 64 && a.n == i.is && a.n >= 8 && a.tab < 0)
+            return dim_t(knob) * 64 * a.n;
     return 0;
 }
 
@@ -8686,6 +8817,8 @@ void jit_reorder_desc_init(
     d.o8_chunks = jit_o8_chunks(d);
     if (jit_o_lines_cached(d, bytes)) d.nt = false;
     d.o8_in_order = jit_o8_in_order(d);
+    d.o8i_rows = jit_o8i_rows(d);
+    d.o8i_staged = jit_o8i_staged(d);
     d.run_pairs = jit_run_pairs(d);
     d.fence_in_driver = jit_fence_in_driver(d);
     d.a_rows_unmasked = jit_a_rows_unmasked(d);

@@ -187,6 +187,17 @@ struct jit_reorder_desc_t {
     // out in address order (they come out t-major, a line in 4). See
     // jit_o8_in_order.
     bool o8_in_order;
+    // Plain 4-byte src to blocks of 8 i innermost under 8 o (oihw ->
+    // OIhw8o8i: A = hw of src stride 1, B = 8 o over 8 i lanes of src
+    // stride A): each o row of an (O, I) block is one run of 8 A, read in
+    // windows of 8 columns of its 8 i groups (a ymm load under a 256-bit
+    // insert per pair of groups), 4 x 4 transposed within the 128-bit
+    // lanes and paired into dst lines (hw, two o) by one 128-bit lane
+    // shuffle each. The block's A (0: none). See jit_o8i_rows.
+    int o8i_rows;
+    // ... streamed: each window's lines (2 KiB) go to a stack stage and
+    // out in address order. See jit_o8i_staged.
+    bool o8i_staged;
     // Run tiles two at a time, each dst row's two lines stored back to
     // back (B tiles, or the innermost baked loop's positions, whose dst
     // steps a line: folded into the tile loop). See jit_run_pairs.
@@ -489,6 +500,11 @@ dim_t jit_run_deal_min_call(cpu_isa_t isa, const plan_t &p);
 // RELAYOUT_JIT_O16_BLOCKS (O, I) blocks, elements (0: none).
 dim_t jit_o16_block_call(cpu_isa_t isa, const plan_t &p);
 
+// ... and of oihw / goihw -> OIhw8o8i (the row windows, jit_o8i_rows):
+// calls of up to RELAYOUT_JIT_O8I_BLOCKS (O, I) blocks, elements (0:
+// none).
+dim_t jit_o8i_block_call(cpu_isa_t isa, const plan_t &p);
+
 // kernel_plan_params_t::min_tile_call and tile_call_max of depthwise
 // int8 weights (goihw -> Goihw16g / 8g / 4g, goiw -> Goiw16g, ...: B =
 // a block of up to 16 groups, dst-unit, of src stride A; A = a group's
@@ -785,6 +801,17 @@ int jit_o8_chunks(const jit_reorder_desc_t &d);
 // per block and stored in address order; Intel only unless the knob
 // RELAYOUT_JIT_O8_ORDER (1 on, 0 off) says.
 bool jit_o8_in_order(const jit_reorder_desc_t &d);
+
+// desc.o8i_rows of an interleave (0: none): AVX-512 4-byte bit copies,
+// B = 8 positions (o) over 8 dst-unit lanes (i) of src stride A (A
+// unit-stride in the src, 8 to 64), dst lines two B positions of one A.
+// Knob RELAYOUT_JIT_O8I_ROWS: 0 off, 1 on, 2 on unstaged.
+int jit_o8i_rows(const jit_reorder_desc_t &d);
+
+// desc.o8i_staged: streamed row windows (desc.o8i_rows, desc.nt) staged
+// per window and stored in address order (unless RELAYOUT_JIT_O8I_ROWS
+// is 2).
+bool jit_o8i_staged(const jit_reorder_desc_t &d);
 
 // Whether the chunk lines (desc.o8_chunks) and the quad-load short-A
 // tiles of AVX-512 f32 oihw -> o-innermost blocks store cached instead

@@ -2203,6 +2203,90 @@ TEST(jit_reorder, O8LinesInOrder) {
     }
 }
 
+// Plain weights to blocks of 8 i innermost under 8 o (oihw -> OIhw8o8i,
+// goihw -> gOIhw8o8i): A = hw (src stride 1), B = 8 o over 8 i lanes of
+// src stride A, so each o row of an (O, I) block is one src run of 8 A
+// f32, read in windows of 8 columns of its i groups (desc.o8i_rows = A).
+// Bit-exact streamed (staged: desc.o8i_staged; ctest runs this at
+// RELAYOUT_JIT_O8I_ROWS=0 and 2 too) and cached, A whole windows (4x4,
+// 2x8) and not (3x3, 5x5, 7x7: a last window at A - 8), edge calls
+// (padded O or I: the row tiles), odd src strides (unaligned windows)
+// and i rows that are not one run (the row tiles); not A below 8 or
+// past 64, not bf16, not 8i8o, not on AVX2.
+TEST(jit_reorder, O8iRowWindows) {
+    const int knob = getenv_int("RELAYOUT_JIT_O8I_ROWS", 1);
+    struct rows_case_t {
+        std::vector<dim_t> dims;
+        const char *stag, *dtag;
+        int rows;    // desc.o8i_rows on AVX-512, knob on
+        bool stream; // desc.nt
+    };
+    const rows_case_t cases[] = { { { 1024, 768, 3, 3 }, "oihw", "OIhw8o8i", 9, true },
+        { { 1000, 760, 3, 3 }, "oihw", "OIhw8o8i", 9, true }, // padded O and I: edge calls
+        { { 8, 128, 768, 3, 3 }, "goihw", "gOIhw8o8i", 9, true },
+        { { 512, 512, 5, 5 }, "oihw", "OIhw8o8i", 25, true },
+        { { 256, 512, 7, 7 }, "oihw", "OIhw8o8i", 49, true },
+        { { 1024, 768, 4, 4 }, "oihw", "OIhw8o8i", 16, true },
+        { { 256, 256, 3, 3 }, "oihw", "OIhw8o8i", 9, false }, // cached
+        { { 64, 64, 3, 3 }, "oihw", "OIhw8o8i", 9, false },   // in L2
+        { { 64, 64, 2, 8 }, "oihw", "OIhw8o8i", 16, false },
+        { { 64, 64, 1, 9 }, "oihw", "OIhw8o8i", 9, false },
+        { { 64, 64, 8, 8 }, "oihw", "OIhw8o8i", 64, false },
+        { { 40, 48, 5, 3 }, "oihw", "OIhw8o8i", 15, false },
+        { { 32, 32, 5, 13 }, "oihw", "OIhw8o8i", 0, false }, // A of 65
+        { { 64, 64, 2, 2 }, "oihw", "OIhw8o8i", 0, false },  // A of 4
+        { { 64, 64, 1, 7 }, "oihw", "OIhw8o8i", 0, false },  // A of 7
+        { { 64, 64, 3, 3 }, "oihw", "OIhw8i8o", 0, false } };
+    uint32_t seed = 2100;
+    for (cpu_isa_t isa : { cpu_isa_t::avx512_core, cpu_isa_t::avx2 }) {
+        if (!x64::isa_allowed(isa)) continue;
+        const bool zmm = isa == cpu_isa_t::avx512_core;
+        for (const rows_case_t &rc : cases) {
+            jit_case_t c = jit_case_t::of(rc.dims, relayout_f32, relayout_f32, rc.stag, rc.dtag);
+            x64::jit_reorder_desc_t d;
+            ASSERT_NO_FATAL_FAILURE(case_desc(c, isa, d));
+            const int rows = zmm && knob != 0 ? rc.rows : 0;
+            EXPECT_EQ(d.o8i_rows, rows) << c.str();
+            if (zmm) EXPECT_EQ(d.nt, rc.stream) << c.str();
+            EXPECT_EQ(d.o8i_staged, rows != 0 && rc.stream && knob != 2) << c.str();
+            EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed)) << c.str();
+        }
+        // 5x5, 7x7: 32 I blocks per call (jit_o8i_block_call, with the row
+        // windows only; RELAYOUT_JIT_O8I_BLOCKS), else one (AVX-512).
+        const int blocks = knob != 0 ? getenv_int("RELAYOUT_JIT_O8I_BLOCKS", 32) : 0;
+        for (const auto &dims : { std::vector<dim_t>{ 512, 512, 5, 5 }, { 256, 512, 7, 7 } }) {
+            if (!zmm) break;
+            const x64::jit_reorder_desc_t d = desc_of(
+                    jit_case_t::of(dims, relayout_f32, relayout_f32, "oihw", "OIhw8o8i"), isa);
+            EXPECT_EQ(d.nloops == 1 ? d.loop_n[0] : 1, blocks > 0 ? blocks : 1) << dims[2];
+        }
+        // Odd src strides: o rows of 256 x 9 + 3 f32 (windows off the
+        // half lines), i of 11 (not one run: the row tiles).
+        jit_case_t c =
+                jit_case_t::of({ 256, 256, 3, 3 }, relayout_f32, relayout_f32, "oihw", "OIhw8o8i");
+        c.sstrides = { 256 * 9 + 3, 9, 3, 1 };
+        EXPECT_EQ(desc_of(c, isa).o8i_rows, zmm && knob != 0 ? 9 : 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed)) << c.str();
+        c.sstrides = { 256 * 11, 11, 3, 1 };
+        EXPECT_EQ(desc_of(c, isa).o8i_rows, 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed)) << c.str();
+        c.sstrides.clear();
+        // s32 (a 4-byte bit copy) too; bf16 and a src scale not.
+        c.sdt = c.ddt = relayout_s32;
+        EXPECT_EQ(desc_of(c, isa).o8i_rows, zmm && knob != 0 ? 9 : 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed)) << c.str();
+        c.sdt = c.ddt = relayout_bf16;
+        EXPECT_EQ(desc_of(c, isa).o8i_rows, 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed)) << c.str();
+        c.sdt = c.ddt = relayout_f32;
+        c.src_scale_mask = 0;
+        x64::jit_reorder_desc_t ds;
+        case_desc(c, isa, ds);
+        EXPECT_EQ(ds.o8i_rows, 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed)) << c.str();
+    }
+}
+
 // Plain 3x3 weights to B-contiguous dst rows (oihw -> OIhw16o16i, ohwi,
 // goihw -> gOIhw16o16i): A = 9 hw, B = i of src stride 9, so a full
 // tile's 16 B rows are one src run of 144 f32, dealt from 9 whole
