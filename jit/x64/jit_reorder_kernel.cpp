@@ -126,6 +126,7 @@ public:
         wstage_ = d.word_tile && d.n[0] >= 32
                   && (d.n[1] == 32 || (d.n[1] == 64 && jit_wide_stage(d)));
         wide_ = stage_ || wstage_ ? jit_wide_stage(d) : 0; // (the same conditions)
+        bursts_ = d.line_bursts && ((stage_ && d.byte_pair) || (wstage_ && d.n[1] == 64));
         ysrc_pf_ = jit_ymm_byte_src_stage(d);
         ylines2_ = d.ymm_small_lines && d.ymm_small == 1 && d.n[1] == 128;
         ywide_ = ysrc_pf_ ? jit_ymm_byte_wide_src(d) : 0;
@@ -162,6 +163,12 @@ private:
     // Staged byte and word tiles: lines per src row of a wide stage (0:
     // one, the 64-byte groups of stage_src_group; see jit_wide_stage).
     int wide_ = 0;
+    // Calls of two staged byte or word tiles per A tile: each dst row's two
+    // lines stored back to back by the second (jit_line_bursts).
+    bool bursts_ = false;
+    // The first tile's dst rows wait here, after the widest stage.
+    int burst_rows_at() const { return buf_stage + 64 * 64 * wide_ * 2; }
+    void store_tile_half(int half, int lanes, int64_t osA, int first);
     void stage_src_wide(int rows, int esz, int64_t isB, bool next_ok, bool stage = true);
     // AVX2 byte tiles of far src rows: each B tile's 16 src lines staged
     // (0: not; else 1 + the groups its L2 prefetch runs ahead; see
@@ -1848,7 +1855,44 @@ void reorder_gen_t::gen_byte_tile(bool a_partial, int half) {
     if (!a_partial) byte_dst_prefetch(osA);
     byte_transpose_16x16();
     comp_byte_groups(16);
-    store_a_rows(a_partial, osA, 0);
+    if (half >= 0)
+        store_tile_half(half, 64, osA, 0);
+    else
+        store_a_rows(a_partial, osA, 0);
+}
+
+// The 16 dst rows (zmm first .. first + 15) of tile `half` of a call of
+// two B tiles of `lanes` lanes (64 bytes of each row; rdx this tile's
+// dst). With bursts_ and a whole call (both tiles run as whole tiles:
+// whole_b_tile_halves), the first tile parks its rows on the stack and
+// the second stores each row's two lines back to back, the parked one
+// 64 bytes before its own; else each tile stores its rows.
+void reorder_gen_t::store_tile_half(int half, int lanes, int64_t osA, int first) {
+    if (!bursts_) return store_a_rows(false, osA, first);
+    const int at = burst_rows_at();
+    if (half == 0) {
+        Label lalone, ldone;
+        cmp(qword[rsp + s_v0 + 8], 2 * lanes);
+        jl(lalone, T_NEAR);
+        for (int j = 0; j < 16; ++j)
+            vmovdqa64(ptr[rsp + at + 64 * j], Zmm(first + j));
+        jmp(ldone, T_NEAR);
+        L(lalone);
+        store_a_rows(false, osA, first);
+        L(ldone);
+        return;
+    }
+    const int spare = first ^ 16; // the other half of the registers
+    stores_streamed_or_cached(d_.nt && osA % 64 == 0, [&](bool stream, const Label &) {
+        for (int j = 0; j < 16; ++j) {
+            vmovdqa64(Zmm(spare + j), ptr[rsp + at + 64 * j]);
+            for (int l = 0; l < 2; ++l) {
+                const Address to = ptr[rdx + j * osA + 64 * (l - 1)];
+                const Zmm v(l ? first + j : spare + j);
+                stream ? vmovntdq(to, v) : vmovdqu8(to, v);
+            }
+        }
+    });
 }
 
 void reorder_gen_t::byte_tile_prefetch() {
@@ -2075,7 +2119,10 @@ void reorder_gen_t::gen_word_tile(bool a_partial, int half) {
     if (!a_partial) word_dst_prefetch(osA);
     word_transpose_8x8(0, 16);
     word_transpose_8x8(8, 24);
-    store_a_rows(a_partial, osA, 16);
+    if (half >= 0)
+        store_tile_half(half, 32, osA, 16);
+    else
+        store_a_rows(a_partial, osA, 16);
 }
 
 // Cached word tiles of large problems (dst rows not whole lines apart:
@@ -5831,6 +5878,7 @@ void reorder_gen_t::generate() {
                                            : stack_bytes;
     if (wide_) // the wide src stage
         frame = std::max(frame, buf_stage + 64 * 64 * wide_ * (d_.byte_pair ? 2 : 1));
+    if (bursts_) frame = std::max(frame, burst_rows_at() + 16 * 64);     // the first tile's rows
     if (d_.ymm_packed) frame = std::max(frame, buf_stage + 16 * 16 * 4); // the call's rows
     if ((d_.flat_a || d_.flat_b || d_.ymm_flat_step) && !z_) // the AVX2 flattened 8x16 pairs
         frame = std::max(frame, buf_stage + 8 * 32);
@@ -7963,6 +8011,21 @@ bool jit_byte_plane_pairs(cpu_isa_t isa, const plan_t &p) {
     return false;
 }
 
+// The calls of two byte tiles (byte_pair) or word tiles (64 B lanes of
+// words, jit_word_rows64) per A tile stored the first tile's 16 dst lines,
+// then the second's: each dst row's two adjacent lines 16 rows apart in
+// time. Now the first tile's rows wait on the stack (1 KiB, in L1) and
+// the second stores each row's two lines back to back: c5's pattern model
+// (session 20) streamed two adjacent lines per row at a sequential
+// stream's speed back to back and 1.3x slower 16 rows apart.
+bool jit_line_bursts(const jit_reorder_desc_t &d) {
+    static const int knob = getenv_int("RELAYOUT_JIT_LINE_BURSTS", 1); // experiment knob
+    if (!knob || d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose)
+        return false;
+    if (d.byte_pair) return d.n[0] >= 64 && !jit_byte_tile_pf(d);
+    return d.word_tile && d.n[1] == 64 && d.n[0] >= 32 && jit_wide_stage(d) != 0;
+}
+
 bool jit_byte_rows128(cpu_isa_t isa, const plan_t &p) {
     static const int wide = getenv_int("RELAYOUT_JIT_WIDE_STAGE", 4);
     if ((wide != 2 && wide != 4) || isa != cpu_isa_t::avx512_core || !p.bit_copy
@@ -8576,6 +8639,7 @@ void jit_reorder_desc_init(
     d.bf16_ne = bf16_isa && d.isa == cpu_isa_t::avx512_core && !d.bit_copy && d.ddt == relayout_bf16
                 && !jit_bf16_int_near_rows(d);
     d.packed_rows = jit_packed_rows(d);
+    d.line_bursts = jit_line_bursts(d);
     d.blk_lines = jit_blk_lines(d, p, kp);
     d.ymm_blk_lines = jit_ymm_blk_lines(d, p, kp);
     d.few_b_quads = jit_few_b_quads(d);

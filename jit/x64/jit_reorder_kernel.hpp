@@ -92,6 +92,10 @@ struct jit_reorder_desc_t {
     // ... two per A tile, in calls of 128 B lanes that stage 128 src rows
     // (jit_byte_rows128).
     bool byte_pair;
+    // Calls of two byte or word tiles per A tile (byte_pair, the 64-lane
+    // word calls): the first tile's rows wait on the stack and the second
+    // stores each dst row's two lines back to back (jit_line_bursts).
+    bool line_bursts;
     // ... whose cached dst lines each full transpose tile prefetches into
     // L2 this many A tiles ahead (0: none). See jit_byte_dst_prefetch.
     int byte_pfw;
@@ -603,6 +607,9 @@ bool jit_word_aliased_dst(const plan_t &p);
 // (jit_byte_plane_pairs; knob RELAYOUT_JIT_BYTE_PLANE128=0: off).
 bool jit_byte_rows128(cpu_isa_t isa, const plan_t &p);
 bool jit_byte_plane_pairs(cpu_isa_t isa, const plan_t &p);
+// Those calls of two byte or word tiles per A tile store each dst row's
+// two lines back to back (desc.line_bursts; knob RELAYOUT_JIT_LINE_BURSTS).
+bool jit_line_bursts(const jit_reorder_desc_t &d);
 // Large byte tiles of src rows 1 KiB or more apart and dst rows under
 // 1 KiB apart take calls of a whole 64 x 64 plane (Intel; knob
 // RELAYOUT_JIT_BYTE_PLANE 0 / 1: off / on on any CPU).

@@ -3856,6 +3856,55 @@ TEST(jit_reorder, ByteRows128) {
     });
 }
 
+// The calls of two byte or word tiles per A tile (128 B lanes of bytes:
+// jit_byte_rows128, whole-plane line pairs; 64 of words: jit_word_rows64)
+// park the first tile's 16 dst rows and store each row's two lines back
+// to back from the second (jit_line_bursts): whole calls, a last call of
+// 64 / 34 lanes (the first tile alone: it stores its own rows) and of 100
+// / 4 (32-bit tiles), partial groups and A tiles, odd src strides, padded
+// dst rows; nchw -> nhwc of 256 and 384 channels (plane pairs, words of
+// dst rows 512 B apart). Bit-exact, and the rule exactly where those calls
+// are (the knob at 0: nowhere; ctest runs it so): not for dst rows not
+// whole lines apart, nearer src rows or 200 channels.
+TEST(jit_reorder, LineBursts) {
+    const bool on = getenv_int("RELAYOUT_JIT_LINE_BURSTS", 1) != 0;
+    const std::vector<rule_case_t> bytes = {
+        { { 4096, 4100 }, "ab", "ba", {}, true },
+        { { 4160, 4100 }, "ab", "ba", {}, true },
+        { { 4196, 4100 }, "ab", "", {}, true, { 1, 4224 } },
+        { { 4096, 4100 }, "ab", "", { 4103, 1 }, true, { 1, 4160 } },
+        { { 4, 384, 97, 113 }, "nchw", "nhwc", {}, true },
+        { { 4095, 4100 }, "ab", "ba", {}, false },
+        { { 9, 200, 97, 113 }, "nchw", "nhwc", {}, false },
+    };
+    run_byte_rule_cases(bytes, [&](const jit_case_t &c, cpu_isa_t isa, bool z) {
+        plan_t p;
+        case_plan(c, p);
+        // (nchw -> nhwc: the whole-plane line pairs, Intel's by default)
+        const bool rule = z && (c.dims.size() == 2 || x64::jit_byte_plane_on());
+        EXPECT_EQ(x64::jit_byte_rows128(isa, p), rule) << c.str();
+        EXPECT_EQ(desc_of(c, isa).line_bursts, on && rule) << c.str();
+    });
+    const std::vector<rule_case_t> words = {
+        { { 4096, 2100 }, "ab", "ba", {}, true },
+        { { 4130, 2100 }, "ab", "", {}, true, { 1, 4160 } },
+        { { 4100, 2150 }, "ab", "", {}, true, { 1, 4128 } },
+        { { 4096, 2100 }, "ab", "", { 2103, 1 }, true, { 1, 4160 } },
+        { { 3, 320, 97, 113 }, "nchw", "nhwc", {}, true },
+        { { 4095, 2100 }, "ab", "ba", {}, false },
+        { { 2048, 2100 }, "ab", "ba", {}, false },
+        { { 3, 259, 97, 113 }, "nchw", "nhwc", {}, false },
+    };
+    run_word_rule_cases(words, [&](const jit_case_t &c, cpu_isa_t isa, bool rule) {
+        const bool z = isa == cpu_isa_t::avx512_core && rule;
+        const x64::jit_reorder_desc_t d = desc_of(c, isa);
+        EXPECT_EQ(d.line_bursts, on && z) << c.str();
+        if (z) {
+            EXPECT_EQ(d.n[1], 64) << c.str();
+        }
+    });
+}
+
 // AVX2 byte lines of far src rows (1 KiB or more apart) whose dst rows
 // are whole pairs of lines, streamed, take calls of 128 B lanes and 512 A
 // positions, two lines of each dst row per group
