@@ -932,8 +932,10 @@ private:
     void few_b_comp(const Zmm &line);
     void gen_few_b_quad();
     void gen_dw_tiles();
-    void dw_comp_rows(int rows, bool first, bool last);
-    void dw_comp_store();
+    void dw_step(int groups);
+    void dw_rows(int a, int s, int groups);
+    void dw_comp_rows(int from, int rows, bool first, bool last);
+    void dw_comp_store(int groups);
     void few_b_quad_lines(int64_t soff, int64_t doff, int64_t osL, bool first);
     static constexpr int few_b_ones_ = 18; // gen_few_b_quad's byte ones (zmm)
     void few_b_comp_dst();
@@ -5813,67 +5815,123 @@ void reorder_gen_t::gen_scalar() {
     xmm_mode_ = false;
 }
 
-// Depthwise tiles (desc.dw): each step takes four blocks of 16 groups,
-// block L in 128-bit lane L of every register. Register r holds 16 src
-// bytes of group r (positions 16 c .. 16 c + 15 of chunk c) of each
-// block, loaded as broadcast lanes; a 16 x 16 byte transpose per lane
-// then leaves position a's 16 groups of block L, a dst row, in lane L of
-// register a, stored as a 16-byte row. A row's load never passes its
-// block's end (it starts at most 16 bytes before it; a shift within the
-// lanes moves its bytes back), so a call reads nothing past its src.
-// Compensation: per block and lane, the rows' bytes summed as words
-// (even and odd lanes apart), finished once per step (dw_comp_store).
-// rax: steps left; rbx, rbp: src, dst of the step; rdx: its sums.
+// Depthwise tiles (desc.dw): each step takes 64 groups, four units of 16
+// (16 / W dst blocks of W groups each; W = n[1], 16, 8 or 4), unit L in
+// 128-bit lane L of every register. Register r holds 16 src bytes of
+// group r (positions s .. s + 15 of a chunk starting at s) of each unit,
+// loaded as broadcast lanes; a 16 x 16 byte transpose per lane then
+// leaves position s + a's 16 groups of unit L in lane L of register a:
+// a dst row of 16 groups, or (W = 8, 4) 16 / W rows' W-byte pieces of
+// 16 / W blocks, which unpacks of 16 / W consecutive positions turn into
+// one 16-byte run of each block (dw_rows). A row's load never passes its
+// unit's valid end (it starts at most 16 bytes before it; a shift within
+// the lanes moves its bytes back), so a call reads nothing past its src.
+// Compensation: per unit and lane, the rows' bytes summed as words (even
+// and odd lanes apart), finished once per step (dw_comp_store). A block
+// count not a multiple of a step's (64 / W) ends with one step of the
+// remaining blocks (jit_dw_tiles' tails). rax: steps left; rbx, rbp:
+// src, dst of the step; rdx: its sums.
 void reorder_gen_t::gen_dw_tiles() {
-    const int A = d_.dw;
-    const int64_t blk = 16 * A; // bytes of a block, both sides
-    const int steps = (int)(d_.loop_n[0] / 4);
-    const bool comp = d_.comp_direct;
+    const int64_t A = d_.dw, step_blocks = 64 / d_.n[1];
+    const int64_t steps = d_.loop_n[0] / step_blocks, tail = d_.loop_n[0] % step_blocks;
     mov(rbx, r8);
     mov(rbp, r9);
-    if (comp) mov(rdx, qword[rsp + s_comp]);
-    mov(eax, steps);
+    if (d_.comp_direct) mov(rdx, qword[rsp + s_comp]);
     // Lane masks of the broadcasts (dwords 4 L .. 4 L + 3).
     for (int L = 1; L < 4; ++L) {
         mov(r13d, 0xf << (4 * L));
         kmovw(Opmask(L), r13d);
     }
-    Label lstep;
-    L(lstep);
-    const int chunks = (A + 15) / 16;
-    for (int c = 0; c < chunks; ++c) {
-        for (int r = 0; r < 16; ++r) {
-            const int64_t off = r * A + 16 * c, at = std::min(off, blk - 16);
-            const Zmm v(r);
-            vbroadcasti32x4(v, ptr[rbx + at]);
-            for (int L = 1; L < 4; ++L)
-                vbroadcasti32x4(v | Opmask(L), ptr[rbx + L * blk + at]);
-            if (off != at) vpsrldq(v, v, (int)(off - at));
-        }
-        byte_transpose_16x16();
-        const int rows = std::min(16, A - 16 * c);
-        for (int a = 0; a < rows; ++a) {
-            const int64_t row = (16 * c + a) * 16;
-            vmovdqu(ptr[rbp + row], Xmm(a));
-            for (int L = 1; L < 4; ++L)
-                vextracti32x4(ptr[rbp + L * blk + row], Zmm(a), L);
-        }
-        if (comp) dw_comp_rows(rows, c == 0, c == chunks - 1);
+    if (steps > 0) {
+        mov(eax, (uint32_t)steps);
+        Label lstep;
+        L(lstep);
+        dw_step(64);
+        if (d_.comp_direct) add(rdx, 4 * 64);
+        add(rbx, (int)(64 * A));
+        add(rbp, (int)(64 * A));
+        dec(eax);
+        jnz(lstep, T_NEAR);
     }
-    if (comp) {
-        dw_comp_store();
-        add(rdx, 4 * 16 * 4);
-    }
-    add(rbx, (int)(4 * blk));
-    add(rbp, (int)(4 * blk));
-    dec(eax);
-    jnz(lstep, T_NEAR);
+    if (tail > 0) dw_step((int)(tail * d_.n[1]));
 }
 
-// Adds the byte rows 0 .. rows - 1 (zmm 0 ..) to the word sums of even
-// (zmm 16) and odd (zmm 17) lanes: zeroed first, kept on the stack
+// One step of gen_dw_tiles of `groups` groups (64; a tail: fewer, whole
+// blocks): the units past them neither loaded nor stored, a partial
+// unit's loads ending at its last group (those that would pass it
+// shifted apart and merged into their lane).
+void reorder_gen_t::dw_step(int groups) {
+    const int A = d_.dw, W = (int)d_.n[1], k = 16 / W;
+    const int64_t blk = 16 * A; // bytes of a unit, both sides
+    const int units = (groups + 15) / 16;
+    auto valid = [&](int L) { return std::min(16, groups - 16 * L); }; // groups of unit L
+    const int chunks = (A + 15) / 16;
+    for (int c = 0; c < chunks; ++c) {
+        // Positions s .. s + n - 1: the last chunk starts early enough
+        // for whole runs of k rows (W < 16).
+        const int s = std::min(16 * c, A - k), n = std::min(16, A - s);
+        for (int r = 0; r < valid(0); ++r) {
+            const int64_t off = int64_t(r) * A + s;
+            auto at = [&](int L) { return std::min(off, int64_t(valid(L)) * A - 16); };
+            const Zmm v(r);
+            vbroadcasti32x4(v, ptr[rbx + at(0)]);
+            for (int L = 1; L < units; ++L)
+                if (r < valid(L) && at(L) == at(0))
+                    vbroadcasti32x4(v | Opmask(L), ptr[rbx + L * blk + at(0)]);
+            if (off != at(0)) vpsrldq(v, v, (int)(off - at(0)));
+            for (int L = 1; L < units; ++L)
+                if (r < valid(L) && at(L) != at(0)) {
+                    const Zmm t(16);
+                    vbroadcasti32x4(t, ptr[rbx + L * blk + at(L)]);
+                    vpsrldq(t, t, (int)(off - at(L)));
+                    vmovdqa32(v | Opmask(L), t);
+                }
+        }
+        byte_transpose_16x16();
+        for (int a0 = 0; a0 < n; a0 += k)
+            dw_rows(std::min(a0, n - k), s, groups);
+        if (d_.comp_direct) dw_comp_rows(16 * c - s, n, c == 0, c == chunks - 1);
+    }
+    if (d_.comp_direct) dw_comp_store(groups);
+}
+
+// Stores rows a .. a + k - 1 (zmm a .., positions s + a ..; k = 16 / W)
+// of gen_dw_tiles: block b of each unit takes dword (W = 4) or qword (W =
+// 8) b of the k rows, interleaved (zmm 25 .. 29), 16 bytes at its
+// position s + a; the blocks past `groups` are not stored.
+void reorder_gen_t::dw_rows(int a, int s, int groups) {
+    const int A = d_.dw, W = (int)d_.n[1], k = 16 / W;
+    const int64_t blk = 16 * A;
+    const Zmm t0(25), t1(26), t2(27), t3(28), o(29);
+    if (W == 4) {
+        vpunpckldq(t0, Zmm(a), Zmm(a + 1));
+        vpunpckhdq(t1, Zmm(a), Zmm(a + 1));
+        vpunpckldq(t2, Zmm(a + 2), Zmm(a + 3));
+        vpunpckhdq(t3, Zmm(a + 2), Zmm(a + 3));
+    }
+    for (int b = 0; b < k; ++b) {
+        if (W == 8)
+            b == 0 ? vpunpcklqdq(o, Zmm(a), Zmm(a + 1)) : vpunpckhqdq(o, Zmm(a), Zmm(a + 1));
+        else if (W == 4) {
+            const Zmm &x = b < 2 ? t0 : t1, &y = b < 2 ? t2 : t3;
+            b % 2 == 0 ? vpunpcklqdq(o, x, y) : vpunpckhqdq(o, x, y);
+        }
+        const Zmm z(W == 16 ? a : o.getIdx());
+        const int64_t row = int64_t(b) * W * A + int64_t(s + a) * W;
+        for (int L = 0; L < 4 && (L * k + b) * W < groups; ++L)
+            if (L == 0 && W == 16)
+                vmovdqu(ptr[rbp + row], Xmm(z.getIdx()));
+            else if (L == 0) // (zmm 29: EVEX)
+                vmovdqu32(ptr[rbp + row], Xmm(z.getIdx()));
+            else
+                vextracti32x4(ptr[rbp + L * blk + row], z, L);
+    }
+}
+
+// Adds the byte rows from .. rows - 1 (zmm from ..) to the word sums of
+// even (zmm 16) and odd (zmm 17) lanes: zeroed first, kept on the stack
 // between chunks (the transpose takes every register).
-void reorder_gen_t::dw_comp_rows(int rows, bool first, bool last) {
+void reorder_gen_t::dw_comp_rows(int from, int rows, bool first, bool last) {
     const Zmm ev(16), od(17), t(18);
     const bool s8 = d_.ddt == relayout_s8;
     if (first) {
@@ -5883,7 +5941,7 @@ void reorder_gen_t::dw_comp_rows(int rows, bool first, bool last) {
         vmovdqa64(ev, ptr[rsp + buf_src]);
         vmovdqa64(od, ptr[rsp + buf_ssc]);
     }
-    for (int a = 0; a < rows; ++a) {
+    for (int a = from; a < rows; ++a) {
         const Zmm row(a);
         vpsllw(t, row, 8);
         s8 ? vpsraw(t, t, 8) : vpsrlw(t, t, 8);
@@ -5897,10 +5955,11 @@ void reorder_gen_t::dw_comp_rows(int rows, bool first, bool last) {
     }
 }
 
-// The step's four blocks of 16 sums (words: even lanes in zmm 16, odd
-// in zmm 17, block L in lane L) as int32, -128 sum (s8s8) and -sum (zero
-// point), stored at rdx (the zero-point buffer s8s8_count entries on).
-void reorder_gen_t::dw_comp_store() {
+// The step's four units of 16 sums (words: even lanes in zmm 16, odd
+// in zmm 17, unit L in lane L) as int32, -128 sum (s8s8) and -sum (zero
+// point), stored at rdx (the zero-point buffer s8s8_count entries on);
+// only the first `groups` (a tail step: a partial unit's through k4).
+void reorder_gen_t::dw_comp_store(int groups) {
     const Zmm ev(16), od(17), lo(18), hi(19), p0(20), p1(21), zero(22), v(23), w(24);
     vpunpcklwd(lo, ev, od);       // lane L: groups 0 .. 7 of block L
     vpunpckhwd(hi, ev, od);       // ... 8 .. 15
@@ -5909,8 +5968,14 @@ void reorder_gen_t::dw_comp_store() {
     vshufi64x2(p1, lo, hi, 0xee); // lo2 lo3 hi2 hi3
     vshufi64x2(p1, p1, p1, 0xd8);
     vpxord(zero, zero, zero);
-    for (int L = 0; L < 4; ++L) {
+    if (groups % 16 != 0) {
+        mov(r13d, (1 << (groups % 16)) - 1);
+        kmovw(k4, r13d);
+    }
+    for (int L = 0; L * 16 < groups; ++L) {
         const Zmm &p = L < 2 ? p0 : p1;
+        const Address at = ptr[rdx + L * 64], zp_at = ptr[rdx + d_.dw_zp_disp + L * 64];
+        const bool part = groups - 16 * L < 16;
         if (L % 2 == 0)
             vpmovsxwd(v, Ymm(p.getIdx()));
         else {
@@ -5920,11 +5985,11 @@ void reorder_gen_t::dw_comp_store() {
         if (d_.dw_s8s8) {
             vpslld(w, v, 7);
             vpsubd(w, zero, w);
-            vmovdqu32(ptr[rdx + L * 64], w);
+            part ? vmovdqu32(at | k4, w) : vmovdqu32(at, w);
         }
         if (d_.dw_zp_disp >= 0) {
             vpsubd(w, zero, v);
-            vmovdqu32(ptr[rdx + d_.dw_zp_disp + L * 64], w);
+            part ? vmovdqu32(zp_at | k4, w) : vmovdqu32(zp_at, w);
         }
     }
 }
@@ -7328,16 +7393,23 @@ dim_t jit_o8i_block_call(cpu_isa_t isa, const plan_t &p) {
 // blocks; their per-group sums, words (A <= 128: no overflow), stored by
 // the kernel as the dst's final compensation (desc.comp_direct) when each
 // index is written by one call, whole.
-int jit_dw_tiles(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
+int jit_dw_tiles(
+        cpu_isa_t isa, const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp) {
     static const bool on = getenv_int("RELAYOUT_JIT_DW_TILES", 1) != 0; // experiment knob
-    if (!on || d.isa != cpu_isa_t::avx512_core || d.strategy != kernel_strategy_t::transpose)
+    // Blocks of 8 and 4 groups (Goihw8g, Goihw4g) on the same steps
+    // (dw_rows), and block counts not a multiple of a step's (a tail step).
+    static const bool narrow = getenv_int("RELAYOUT_JIT_DW_NARROW", 1) != 0; // experiment knob
+    static const bool tails = getenv_int("RELAYOUT_JIT_DW_TAIL", 1) != 0;    // experiment knob
+    if (!on || vector_isa(isa) != cpu_isa_t::avx512_core
+            || d.strategy != kernel_strategy_t::transpose)
         return 0;
     if (!d.bit_copy || data_type_size(d.sdt) != 1 || d.in_n != 1 || d.beta != 0.f) return 0;
-    const int64_t A = d.n[0], blk = 16 * A;
-    if (d.n[1] != 16 || d.os[1] != 1 || d.is[1] != A || d.is[0] != 1 || d.os[0] != 16 || A > 128)
-        return 0;
-    if (d.nloops != 1 || d.loop_n[0] % 4 != 0 || d.loop_is[0] != blk || d.loop_os[0] != blk)
-        return 0;
+    // W groups a block; rows of 16 / W positions interleaved (A at least that).
+    const int64_t A = d.n[0], W = d.n[1], blk = W * A;
+    if (W != 16 && !(narrow && (W == 8 || W == 4) && A >= 16 / W)) return 0;
+    if (d.os[1] != 1 || d.is[1] != A || d.is[0] != 1 || d.os[0] != W || A > 128) return 0;
+    if (kp.loops.size() != 1 || kp.loops[0].is != blk || kp.loops[0].os != blk) return 0;
+    if (kp.loops[0].n % (64 / W) != 0 && !tails) return 0;
     for (int k = 0; k < p.ndims; ++k)
         if (p.check[k]) return 0;
     if (p.s8s8_comp || p.zp_comp) {
@@ -7346,7 +7418,7 @@ int jit_dw_tiles(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan
         const kloop_t &a = kp.micro[0], &b = kp.micro[1], &l = kp.loops[0];
         const bool both = p.s8s8_comp && p.zp_comp;
         const dim_t bs = p.s8s8_comp ? b.cs : b.zs, ls = p.s8s8_comp ? l.cs : l.zs;
-        if (a.cs != 0 || a.zs != 0 || bs != 1 || ls != 16 || (both && (b.zs != 1 || l.zs != 16)))
+        if (a.cs != 0 || a.zs != 0 || bs != 1 || ls != W || (both && (b.zs != 1 || l.zs != W)))
             return 0;
         for (const kloop_t &o : kp.driver)
             if ((p.s8s8_comp ? o.cs : o.zs) == 0 || (both && o.cs != o.zs)) return 0;
@@ -8672,11 +8744,13 @@ void jit_reorder_desc_init(
     // 0.21x -> 1.19 / 1.18x; f32 nChw4c -> nchw 0.25 -> 1.37x; f32 2x2
     // 1.17 -> 1.41x).
     const bool short_a = d.n[0] < 8 && d.in_n == 1 && d.n[1] * d.in_n > 8;
+    // (The depthwise tiles of 8 or 4 groups a block are zmm code: jit_dw_tiles.)
+    const int dw = jit_dw_tiles(isa, d, p, kp);
     if (isa == cpu_isa_t::avx512_core
             && (kp.strategy == kernel_strategy_t::transpose
                     || kp.strategy == kernel_strategy_t::interleave)
             && (d.n[1] * d.in_n <= 8 || (d.n[0] <= 8 && d.in_n == 1)) && !half_a_tile(d) && !short_a
-            && !short_b_zmm(d) && !jit_few_b_tiles(d))
+            && !short_b_zmm(d) && !jit_few_b_tiles(d) && !dw)
         d.isa = cpu_isa_t::avx2;
     d.few_b = jit_few_b_tiles(d);
     d.nloops = (int)kp.loops.size();
@@ -8831,7 +8905,7 @@ void jit_reorder_desc_init(
     d.few_b_quads = jit_few_b_quads(d);
     d.few_b_quad_steps = jit_few_b_quad_steps(d);
     d.lane_tiles = jit_lane_tiles(d, kp);
-    d.dw = jit_dw_tiles(d, p, kp);
+    d.dw = dw;
     if (d.dw) {
         // (Its rows are 16-byte stores, cached; the sums final values.)
         d.nt = false;

@@ -332,10 +332,10 @@ struct jit_reorder_desc_t {
     // loop_cs, which the driver adds to the sums once per run of calls
     // of the same driver index. See jit_few_b_comp.
     bool comp_a;
-    // Depthwise int8 weights (goihw -> Goihw16g: blocks of 16 groups, each
-    // group's A = dw spatial positions a src run, a dst row of 16 lanes
-    // per position): four blocks per step, one in each 128-bit lane, as
-    // 16 x 16 byte transposes; with compensation (comp_direct) each
+    // Depthwise int8 weights (goihw -> Goihw16g / 8g / 4g: blocks of W =
+    // n[1] groups, each group's A = dw spatial positions a src run, a dst
+    // row of W lanes per position): 64 groups per step, 16 in each 128-bit
+    // lane, as 16 x 16 byte transposes; with compensation (comp_direct) each
     // block's 16 sums are stored by the kernel as the final values,
     // straight into the dst's buffers (0: none). See jit_dw_tiles.
     int dw;
@@ -525,12 +525,16 @@ constexpr int64_t comp_span_pitch = 16;
 int64_t jit_comp_span_entries(const kernel_plan_t &kp);
 
 // desc.dw (0: none): AVX-512 1-byte bit copies of depthwise weights (A of
-// at most 128 src-unit positions, dst stride 16; B = 16 groups of src
-// stride A; one baked loop of whole blocks, a multiple of 4, dense on
-// both sides), no padding; compensation only where every index is
-// written by one call (desc.comp_direct: A and B whole in the call,
-// every driver node steps the index). Knob RELAYOUT_JIT_DW_TILES=0: off.
-int jit_dw_tiles(const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp);
+// at most 128 src-unit positions, dst stride W; B = W groups of src
+// stride A, W = 16, or 8 / 4 with A >= 16 / W; one baked loop of whole
+// blocks dense on both sides, steps of 64 / W blocks and a tail), no
+// padding; compensation only where every index is written by one call
+// (desc.comp_direct: A and B whole in the call, every driver node steps
+// the index). Knobs RELAYOUT_JIT_DW_TILES=0: off; RELAYOUT_JIT_DW_NARROW=0:
+// W = 16 only; RELAYOUT_JIT_DW_TAIL=0: block counts a multiple of 64 / W.
+// (`isa`: the primitive's, d.isa not yet lowered to the AVX2 tiles.)
+int jit_dw_tiles(
+        cpu_isa_t isa, const jit_reorder_desc_t &d, const plan_t &p, const kernel_plan_t &kp);
 
 // AVX2 8x16 tiles whose last A tile is shifted back: only its new rows
 // stored.

@@ -6338,64 +6338,93 @@ TEST(jit_reorder, ShortTilesSplitYmm) {
 } // namespace impl
 } // namespace relayout
 
-// Depthwise int8 weights (goihw -> Goihw16g, goiw -> Goiw16g, goidhw ->
-// Goidhw16g): calls of many group blocks (jit_dw_block_call), run as
-// four blocks per step of byte transposes (jit_dw_tiles) whose per-group
-// compensation the kernel stores itself (comp_direct); calls of a
-// block count not a multiple of 4 keep the generic tiles, their sums
-// stepping with the block loop (jit_comp_span). Sizes around the 16-group
-// blocks and the four-block steps, spatial sizes 1 to 121 (chunks of 16
-// rows), a src ending at a guard page; against the knobs (ctest entries)
-// each path alone. `which`: the cases whose rule a knob turns off (the
-// tiles: all; the span: its cases; the block calls: the large ones).
-enum class dw_cases_t { all, span, calls };
+// Depthwise int8 weights (goihw -> Goihw16g / 8g / 4g, goiw -> Goiw16g /
+// 8g, goidhw -> Goidhw16g): calls of many group blocks
+// (jit_dw_block_call), run as 64 groups per step of byte transposes
+// (jit_dw_tiles; 8 and 4 groups a block: the rows' pieces interleaved,
+// dw_rows) and a tail step of the blocks left, whose per-group
+// compensation the kernel stores itself (comp_direct); the rest (padded
+// groups, 4 groups of fewer than 4 positions) keep the generic tiles,
+// their sums stepping with the block loop (jit_comp_span). Sizes around
+// the blocks, the steps and a tail's partial 16 groups, spatial sizes 1
+// to 121 (chunks of 16 rows; the last one started early for whole runs
+// of 16 / W rows), a src ending at a guard page; against the knobs
+// (ctest entries) each path alone. `which`: the cases whose rule a knob
+// turns off (the tiles: all; the span: its cases; the block calls: the
+// large ones; narrow: 8 and 4 groups a block; tails: a tail step).
+enum class dw_cases_t { all, span, calls, narrow, tails };
 void depthwise_cases(dw_cases_t which) {
     const cpu_isa_t isa = cpu_isa_t::avx512_core;
     if (!x64::isa_allowed(isa)) GTEST_SKIP() << "no avx512_core";
     const bool call_on = getenv_int("RELAYOUT_JIT_DW_CALL", 8192) > 0;
     const bool tiles_on = getenv_int("RELAYOUT_JIT_DW_TILES", 1) != 0;
     const bool span_on = getenv_int("RELAYOUT_JIT_DW_COMP", 1) != 0;
+    const bool narrow_on = getenv_int("RELAYOUT_JIT_DW_NARROW", 1) != 0;
+    const bool tails_on = getenv_int("RELAYOUT_JIT_DW_TAIL", 1) != 0;
     struct dw_case_t {
         std::vector<dim_t> dims;
         const char *stag, *dtag;
+        int W;  // groups a block
         int dw; // desc.dw with every knob on (0: not the depthwise tiles)
     };
-    const dw_case_t cases[] = { { { 4096, 1, 1, 3, 3 }, "goihw", "Goihw16g", 9 },
-        { { 64, 1, 1, 3, 3 }, "goihw", "Goihw16g", 9 }, // one step
-        { { 192, 1, 1, 5, 5 }, "goihw", "Goihw16g", 25 },
-        { { 256, 1, 1, 7, 7 }, "goihw", "Goihw16g", 49 },
-        { { 128, 1, 1, 11, 11 }, "goihw", "Goihw16g", 121 },
-        { { 512, 1, 1, 1, 1 }, "goihw", "Goihw16g", 0 }, // a copy
-        { { 8192, 1, 1, 3 }, "goiw", "Goiw16g", 3 },
-        { { 1024, 1, 1, 3, 3, 3 }, "goidhw", "Goidhw16g", 27 },
-        { { 80, 1, 1, 3, 3 }, "goihw", "Goihw16g", 0 },   // 5 blocks: the span
-        { { 48, 1, 1, 5, 5 }, "goihw", "Goihw16g", 0 },   // 3 blocks
-        { { 4100, 1, 1, 3, 3 }, "goihw", "Goihw16g", 0 }, // padded groups
-        { { 72, 1, 1, 3, 3 }, "goihw", "Goihw16g", 0 } };
+    const dw_case_t cases[] = { { { 4096, 1, 1, 3, 3 }, "goihw", "Goihw16g", 16, 9 },
+        { { 64, 1, 1, 3, 3 }, "goihw", "Goihw16g", 16, 9 }, // one step
+        { { 192, 1, 1, 5, 5 }, "goihw", "Goihw16g", 16, 25 },
+        { { 256, 1, 1, 7, 7 }, "goihw", "Goihw16g", 16, 49 },
+        { { 128, 1, 1, 11, 11 }, "goihw", "Goihw16g", 16, 121 },
+        { { 512, 1, 1, 1, 1 }, "goihw", "Goihw16g", 16, 0 }, // a copy
+        { { 128, 1, 1, 2, 4 }, "goihw", "Goihw16g", 16, 8 }, // (not the 8x8 tiles)
+        { { 8192, 1, 1, 3 }, "goiw", "Goiw16g", 16, 3 },
+        { { 1024, 1, 1, 3, 3, 3 }, "goidhw", "Goidhw16g", 16, 27 },
+        { { 80, 1, 1, 3, 3 }, "goihw", "Goihw16g", 16, 9 },   // 5 blocks: a tail of 1
+        { { 48, 1, 1, 5, 5 }, "goihw", "Goihw16g", 16, 25 },  // 3 blocks: the tail alone
+        { { 4100, 1, 1, 3, 3 }, "goihw", "Goihw16g", 16, 0 }, // padded groups
+        { { 72, 1, 1, 3, 3 }, "goihw", "Goihw16g", 16, 0 },
+        { { 4096, 1, 1, 3, 3 }, "goihw", "Goihw8g", 8, 9 },
+        { { 64, 1, 1, 3, 3 }, "goihw", "Goihw8g", 8, 9 },   // one step
+        { { 40, 1, 1, 3, 3 }, "goihw", "Goihw8g", 8, 9 },   // 5 blocks
+        { { 200, 1, 1, 7, 7 }, "goihw", "Goihw8g", 8, 49 }, // last chunk from 47 (A odd)
+        { { 136, 1, 1, 17 }, "goiw", "Goiw8g", 8, 17 },     // ... from 15: one new row
+        { { 8192, 1, 1, 3 }, "goiw", "Goiw8g", 8, 3 },
+        { { 24, 1, 1, 1, 2 }, "goihw", "Goihw8g", 8, 2 },   // A = 2: one run of 2 rows
+        { { 4100, 1, 1, 3, 3 }, "goihw", "Goihw8g", 8, 0 }, // padded
+        { { 4096, 1, 1, 3, 3 }, "goihw", "Goihw4g", 4, 9 },
+        { { 64, 1, 1, 3, 3 }, "goihw", "Goihw4g", 4, 9 },   // one step
+        { { 96, 1, 1, 3, 3 }, "goihw", "Goihw4g", 4, 9 },   // a tail of 8 blocks
+        { { 4100, 1, 1, 3, 3 }, "goihw", "Goihw4g", 4, 9 }, // ... of 13: 4 groups of 16
+        { { 20, 1, 1, 5, 5 }, "goihw", "Goihw4g", 4, 25 },
+        { { 44, 1, 1, 11, 11 }, "goihw", "Goihw4g", 4, 121 }, // last chunk from 112
+        { { 12, 1, 1, 17 }, "goiw", "Goiw4g", 4, 17 },        // ... from 13
+        { { 36, 1, 1, 2, 2 }, "goihw", "Goihw4g", 4, 4 },     // A = 4: one run of 4 rows
+        { { 8192, 1, 1, 3 }, "goiw", "Goiw4g", 4, 0 },        // A < 4: the span
+        { { 4094, 1, 1, 3, 3 }, "goihw", "Goihw4g", 4, 0 } }; // padded
     uint32_t seed = 2000;
     for (const dw_case_t &dc : cases)
         for (data_type_t dt : { relayout_s8, relayout_u8 })
             for (uint64_t flags : { uint64_t(0), s8s8, zp, s8s8 | zp }) {
                 if (dt == relayout_u8 && (flags & s8s8)) continue; // (s8 dsts only)
                 const bool large = dc.dims[0] * 16 * std::max(dc.dw, 1) > 32768;
-                if ((which == dw_cases_t::span && (dc.dw || flags == 0))
-                        || (which == dw_cases_t::calls && !large))
+                const bool narrow = dc.W < 16, tail = dc.dims[0] % 64 != 0;
+                // The blocks baked, in steps of 64 / W, in every call.
+                const bool baked = call_on || dc.dims[0] * dc.dw <= 32768;
+                const int want = tiles_on && baked && (narrow_on || !narrow) && (tails_on || !tail)
+                                         ? dc.dw
+                                         : 0;
+                if ((which == dw_cases_t::span && (want != 0 || flags == 0))
+                        || (which == dw_cases_t::calls && !large)
+                        || (which == dw_cases_t::narrow && (!narrow || dc.dw == 0))
+                        || (which == dw_cases_t::tails && (!tail || dc.dw == 0)))
                     continue;
                 jit_case_t c = jit_case_t::of(dc.dims, dt, dt, dc.stag, dc.dtag);
                 c.set_comp(flags, 1);
                 std::string kplan;
                 case_kplan(c, isa, kplan);
                 const x64::jit_reorder_desc_t d = desc_of(c, isa);
-                // The blocks baked, in steps of four, in every call.
-                const dim_t blocks = dc.dims[0] / 16;
-                const dim_t blk = 16 * dc.dw;
-                const bool baked = call_on || blocks * blk <= 32768;
-                const int want = tiles_on && baked ? dc.dw : 0;
                 EXPECT_EQ(d.dw, want) << c.str() << ": " << kplan;
                 EXPECT_EQ(d.comp_direct, d.dw != 0 && flags != 0) << c.str();
                 // The span: blocks baked (not padded), compensation, not
                 // the tiles.
-                const bool span = span_on && flags != 0 && d.dw == 0 && dc.dims[0] % 16 == 0
+                const bool span = span_on && flags != 0 && d.dw == 0 && dc.dims[0] % dc.W == 0
                                   && kplan.find("loops:[") != std::string::npos;
                 EXPECT_EQ(d.comp_span, span) << c.str() << ": " << kplan;
                 EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed));
@@ -6405,14 +6434,18 @@ void depthwise_cases(dw_cases_t which) {
     if (which != dw_cases_t::all) return;
     // Two threads, each its own calls' sums; not with other O or I (a
     // grouped layout whose sums gather several calls), nor on AVX2.
+    for (const char *dtag : { "Goihw16g", "Goihw4g" }) {
+        jit_case_t c =
+                jit_case_t::of({ 65536, 1, 1, 3, 3 }, relayout_s8, relayout_s8, "goihw", dtag);
+        c.set_comp(s8s8 | zp, 1);
+        const bool on = tiles_on && call_on && (narrow_on || dtag[5] == '1');
+        EXPECT_EQ(desc_of(c, isa).dw, on ? 9 : 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed));
+        EXPECT_EQ(desc_of(c, cpu_isa_t::avx2).dw, 0) << c.str();
+        EXPECT_TRUE(run_jit_case(c, cpu_isa_t::avx2, nullptr, ++seed));
+    }
     jit_case_t c =
-            jit_case_t::of({ 65536, 1, 1, 3, 3 }, relayout_s8, relayout_s8, "goihw", "Goihw16g");
-    c.set_comp(s8s8 | zp, 1);
-    EXPECT_EQ(desc_of(c, isa).dw, tiles_on && call_on ? 9 : 0) << c.str();
-    EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed));
-    EXPECT_EQ(desc_of(c, cpu_isa_t::avx2).dw, 0) << c.str();
-    EXPECT_TRUE(run_jit_case(c, cpu_isa_t::avx2, nullptr, ++seed));
-    c = jit_case_t::of({ 64, 2, 1, 3, 3 }, relayout_s8, relayout_s8, "goihw", "gOIhw16i16o");
+            jit_case_t::of({ 64, 2, 1, 3, 3 }, relayout_s8, relayout_s8, "goihw", "gOIhw16i16o");
     c.set_comp(s8s8, 1);
     EXPECT_EQ(desc_of(c, isa).dw, 0) << c.str();
     EXPECT_TRUE(run_jit_case(c, isa, nullptr, ++seed));
@@ -6428,6 +6461,14 @@ TEST(jit_reorder, DepthwiseCompSpan) {
 
 TEST(jit_reorder, DepthwiseBlockCalls) {
     depthwise_cases(dw_cases_t::calls);
+}
+
+TEST(jit_reorder, DepthwiseNarrowBlocks) {
+    depthwise_cases(dw_cases_t::narrow);
+}
+
+TEST(jit_reorder, DepthwiseTailSteps) {
+    depthwise_cases(dw_cases_t::tails);
 }
 
 // Grouped 4i16o4i weights with per-group compensation (mask 1: one sum
