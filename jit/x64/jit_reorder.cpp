@@ -624,22 +624,17 @@ kernel_plan_params_t jit_plan_params(cpu_isa_t isa, const plan_t &p) {
     // (Run tiles: calls of more than one block, jit_run_deal_min_call.)
     if (const dim_t run_call = jit_run_deal_min_call(isa, p))
         prm.min_tile_call = std::max(prm.min_tile_call, run_call);
-    // (The flattened quad tiles of OIhw16i16o weights: calls of up to 32
-    // (O, I) blocks, jit_o16_block_call.)
-    if (const dim_t o16_call = jit_o16_block_call(isa, p)) {
-        prm.min_tile_call = std::max(prm.min_tile_call, o16_call);
-        prm.tile_call_max = o16_call;
-    }
-    // (The row windows of OIhw8o8i weights likewise, jit_o8i_block_call.)
-    if (const dim_t o8i_call = jit_o8i_block_call(isa, p)) {
-        prm.min_tile_call = std::max(prm.min_tile_call, o8i_call);
-        prm.tile_call_max = o8i_call;
-    }
-    // (Depthwise weights: calls of many group blocks, jit_dw_block_call.)
-    if (const dim_t dw_call = jit_dw_block_call(isa, p)) {
-        prm.min_tile_call = std::max(prm.min_tile_call, dw_call);
-        prm.tile_call_max = dw_call;
-    }
+    // Calls of exactly a block of many (O, I) or group blocks, at least
+    // and at most that many elements: the flattened quad tiles of
+    // OIhw16i16o weights (jit_o16_block_call), the row windows of OIhw8o8i
+    // (jit_o8i_block_call), depthwise weights (jit_dw_block_call). Their
+    // layouts exclude each other: at most one applies.
+    for (const dim_t call :
+            { jit_o16_block_call(isa, p), jit_o8i_block_call(isa, p), jit_dw_block_call(isa, p) })
+        if (call) {
+            prm.min_tile_call = std::max(prm.min_tile_call, call);
+            prm.tile_call_max = call;
+        }
     // AVX-512 f32 bit copies: the copy's run blocks likewise (hwio ->
     // OIhw16i16o 3x3: consecutive calls read the next line of the same src
     // rows, not one line of each of 144 new ones), and f32 conversions to
