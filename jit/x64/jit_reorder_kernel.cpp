@@ -846,10 +846,17 @@ private:
     // otherwise; once, cached, when not. `done` ends both (early exits).
     template <typename F>
     void stores_streamed_or_cached(bool nt, F stores) {
+        stores_streamed_or_cached(nt, stores, [](const Label &) {});
+    }
+    // ... `also`: further conditions of the streamed branch, emitted after
+    // the call's s_nt test, jumping to the cached branch (its label).
+    template <class F, class G>
+    void stores_streamed_or_cached(bool nt, F stores, G also) {
         Label lcached, ldone;
         if (nt) {
             cmp(qword[rsp + s_nt], 0);
             je(lcached, T_NEAR);
+            also(lcached);
             stores(true, ldone);
             jmp(ldone, T_NEAR);
         }
@@ -3340,24 +3347,18 @@ void reorder_gen_t::ymm_block_lines(int rowb) {
     if (rowb == 16)
         for (int m = 0; m < 4; ++m)
             vinserti128(Ymm(2 * m), Ymm(2 * m), Xmm(2 * m + 1), 1);
-    auto stores = [&](bool stream) {
-        for (int i = 0; i < n; ++i) {
-            const Ymm v(rowb == 32 ? i : 2 * i);
-            stream ? vmovntps(ptr[rdx + 32 * i], v) : vmovups(ptr[rdx + 32 * i], v);
-        }
-    };
-    Label lcached, ldone;
-    if (d_.nt) {
-        cmp(qword[rsp + s_nt], 0);
-        je(lcached, T_NEAR);
-        test(al, 64 / rowb - 1);
-        jnz(lcached, T_NEAR);
-        stores(true);
-        jmp(ldone, T_NEAR);
-    }
-    L(lcached);
-    stores(false);
-    L(ldone);
+    stores_streamed_or_cached(
+            d_.nt,
+            [&](bool stream, const Label &) {
+                for (int i = 0; i < n; ++i) {
+                    const Ymm v(rowb == 32 ? i : 2 * i);
+                    stream ? vmovntps(ptr[rdx + 32 * i], v) : vmovups(ptr[rdx + 32 * i], v);
+                }
+            },
+            [&](const Label &lcached) { // (the tile starts on a line)
+                test(al, 64 / rowb - 1);
+                jnz(lcached, T_NEAR);
+            });
 }
 
 // The compensation of half h of ymm_narrow_tile (4-lane groups,
@@ -7992,6 +7993,16 @@ constexpr int narrow_pair_tiles = 16;
 // the 32-lane calls (bf16 87 -> 78-82%). Experiment knob
 // RELAYOUT_JIT_NARROW_HALF: A tiles per block (at most 64), 0 = off, -1
 // = 16 on Intel only; a positive value on any CPU.
+// A tiles per block of the narrow rows' passes: the largest divisor of
+// the A tiles (16 positions each) up to `want` (0: none).
+static int narrow_blocks_of(const jit_reorder_desc_t &d, int want) {
+    if (want <= 0) return 0;
+    int nb = want;
+    while ((d.n[0] / 16) % nb != 0)
+        --nb;
+    return nb;
+}
+
 int jit_narrow_half(const jit_reorder_desc_t &d) {
     static const int knob = getenv_int("RELAYOUT_JIT_NARROW_HALF", -1);
     const int L = d.narrow_rows;
@@ -7999,12 +8010,7 @@ int jit_narrow_half(const jit_reorder_desc_t &d) {
     if (d.is[1] * (int64_t)data_type_size(d.sdt) < 4096) return jit_near_pairs(d);
     const bool pairs = d.n[1] == 2 * L && jit_narrow_pairs_on();
     if (!pairs && (L != 64 || d.n[1] != 64)) return 0;
-    const int want = pairs ? narrow_pair_tiles : std::min(by_vendor(knob, 16, 0), 64);
-    if (want <= 0) return 0;
-    int nb = want;
-    while ((d.n[0] / 16) % nb != 0)
-        --nb;
-    return nb;
+    return narrow_blocks_of(d, pairs ? narrow_pair_tiles : std::min(by_vendor(knob, 16, 0), 64));
 }
 
 // Near-row line pairs (f32 nhwc -> bf16 / f16 nchw): streamed whole
@@ -8028,12 +8034,7 @@ int jit_near_pairs(const jit_reorder_desc_t &d) {
     if (d.sdt != relayout_f32 || d.narrow_rows != 32 || d.n[1] != 64 || !d.nt || isB < 128
             || isB >= 4096)
         return 0;
-    const int want = std::min(by_vendor(knob, 16, 0), 16);
-    if (want <= 0 || d.n[0] % 16 != 0) return 0;
-    int nb = want;
-    while ((d.n[0] / 16) % nb != 0)
-        --nb;
-    return nb;
+    return d.n[0] % 16 == 0 ? narrow_blocks_of(d, std::min(by_vendor(knob, 16, 0), 16)) : 0;
 }
 
 // The line pairs read 16 src rows a pass (the halves 32): see
